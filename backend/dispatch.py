@@ -1,0 +1,105 @@
+"""`apply`: the single entry point through which every op runs.
+
+Depending on its inputs an op is evaluated three ways:
+
+* any input symbolic  -> the op's shape rule gives symbolic outputs;
+* a tape is recording and an input is tracked -> forward kernel, and a
+  `Node` is recorded on every active tape, outputs wrapped as `Tensor`s;
+* otherwise -> the forward kernel on plain arrays, returning plain arrays
+  (the fast path used by inference).
+"""
+
+import threading
+
+import numpy as np
+
+from .graph import Node
+from .tensor import SymbolicTensor, Tensor, new_ref, spec_of
+
+_local = threading.local()
+_ops = {}  # the active backend's name -> Op table, set by selection.set_backend
+
+
+def active_tapes():
+    """The tapes recording in this thread, innermost last."""
+    tapes = getattr(_local, "tapes", None)
+    if tapes is None:
+        tapes = _local.tapes = []
+    return tapes
+
+
+def set_op_table(table):
+    """Points dispatch at a backend's op table (called by `set_backend`)."""
+    global _ops
+    _ops = table
+
+
+def get_op(name):
+    """Returns the active backend's `Op` called `name`."""
+    try:
+        return _ops[name]
+    except KeyError:
+        raise ValueError(
+            f"Unknown op; the active backend registers {sorted(_ops)}. Received: name={name!r}"
+        ) from None
+
+
+def apply(name, *inputs, **attrs):
+    """Runs op `name` on `inputs` (arrays, tensors, symbolic tensors or scalars)."""
+    op = _ops.get(name) or get_op(name)
+    values = []
+    for x in inputs:
+        if isinstance(x, Tensor):
+            values.append(x.value)
+        elif isinstance(x, SymbolicTensor):
+            return op.shape_rule(*[spec_of(v) for v in inputs], **attrs)
+        else:
+            values.append(x)
+    tapes = getattr(_local, "tapes", None)
+    if tapes and op.differentiable:
+        refs = _input_refs(inputs, tapes)
+        if refs is not None:
+            return _record(op, values, refs, attrs, tapes)
+    out = op.forward(*values, **attrs)
+    return out[0] if op.residual else out
+
+
+def _input_refs(inputs, tapes):
+    """Per input, its tracked reference or None; None overall if nothing is tracked."""
+    refs = []
+    tracked = False
+    for x in inputs:
+        ref = None
+        if isinstance(x, Tensor):
+            ref = x.ref
+        elif isinstance(x, np.ndarray):
+            for tape in tapes:
+                ref = tape.watched_ref(x)
+                if ref is not None:
+                    break
+        refs.append(ref)
+        tracked = tracked or ref is not None
+    return tuple(refs) if tracked else None
+
+
+def _record(op, values, refs, attrs, tapes):
+    out = op.forward(*values, **attrs)
+    residual = None
+    if op.residual:
+        out, residual = out
+    outs = (out,) if op.num_outputs == 1 else tuple(out)
+    save_in, save_out = op.save_inputs, op.save_outputs
+    node = Node(
+        op, attrs, refs,
+        tuple(new_ref() for _ in outs),
+        tuple(v if i in save_in else None for i, v in enumerate(values)),
+        tuple(o if i in save_out else None for i, o in enumerate(outs)),
+        residual,
+        tuple(getattr(v, "shape", ()) for v in values),
+        tuple(o.shape for o in outs),
+        tuple(o.dtype for o in outs),
+    )
+    for tape in tapes:
+        tape.record(node)
+    wrapped = tuple(Tensor(o, r) for o, r in zip(outs, node.output_refs))
+    return wrapped[0] if op.num_outputs == 1 else wrapped

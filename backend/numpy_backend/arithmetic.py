@@ -1,0 +1,91 @@
+"""Elementwise arithmetic with full numpy broadcasting."""
+
+import numpy as np
+
+from .. import shape_rules as rules
+from ._grad import unbroadcast
+from ._registry import define
+
+
+@define("add", shape=rules.elementwise)
+def add(x, y):
+    return np.add(x, y)
+
+
+@add.defvjp
+def _add_vjp(node, g):
+    sx, sy = node.input_shapes
+    return unbroadcast(g, sx), unbroadcast(g, sy)
+
+
+@define("subtract", shape=rules.elementwise)
+def subtract(x, y):
+    return np.subtract(x, y)
+
+
+@subtract.defvjp
+def _subtract_vjp(node, g):
+    sx, sy = node.input_shapes
+    return unbroadcast(g, sx), unbroadcast(-g, sy)
+
+
+@define("multiply", shape=rules.elementwise, save_inputs=(0, 1))
+def multiply(x, y):
+    return np.multiply(x, y)
+
+
+@multiply.defvjp
+def _multiply_vjp(node, g):
+    x, y = node.inputs
+    sx, sy = node.input_shapes
+    return unbroadcast(g * y, sx), unbroadcast(g * x, sy)
+
+
+@define("divide", shape=rules.elementwise_float, save_inputs=(0, 1))
+def divide(x, y):
+    return np.true_divide(x, y)
+
+
+@divide.defvjp
+def _divide_vjp(node, g):
+    x, y = node.inputs
+    sx, sy = node.input_shapes
+    gx = g / y
+    return unbroadcast(gx, sx), unbroadcast(-gx * x / y, sy)
+
+
+@define("negative", shape=rules.same)
+def negative(x):
+    return np.negative(x)
+
+
+@negative.defvjp
+def _negative_vjp(node, g):
+    return (-g,)
+
+
+@define("power", shape=rules.elementwise, save_inputs=(0, 1), save_outputs=(0,))
+def power(x, y):
+    return np.power(x, y)
+
+
+@power.defvjp
+def _power_vjp(node, g):
+    x, y = node.inputs
+    out = node.outputs[0]
+    sx, sy = node.input_shapes
+    gx = g * y * np.power(x, np.subtract(y, 1))
+    # d/dy x**y = x**y * log(x), defined where x > 0; 0 elsewhere (as TF does).
+    safe_log = np.log(np.where(np.greater(x, 0), x, 1))
+    gy = g * out * safe_log
+    return unbroadcast(gx, sx), unbroadcast(gy, sy)
+
+
+@define("square", shape=rules.same, save_inputs=(0,))
+def square(x):
+    return np.square(x)
+
+
+@square.defvjp
+def _square_vjp(node, g):
+    return (2 * g * node.inputs[0],)

@@ -1,0 +1,118 @@
+"""The op registry: one entry per primitive, forward and gradient side by side.
+
+An `Op` bundles everything the rest of the system needs to know about a
+primitive: its forward kernel, its vector-Jacobian product, the rule that
+derives output shape and dtype from input specs (used to build functional
+models without running anything), and which tensors its backward pass needs,
+so the executor can release all the others as soon as the forward has run.
+
+Kernel modules declare ops with `OpRegistry.define`:
+
+    @ops.define("exp", shape=same_spec, save_outputs=(0,))
+    def exp(x):
+        return np.exp(x)
+
+    @exp.defvjp
+    def _exp_vjp(node, g):
+        return (g * node.outputs[0],)
+"""
+
+
+class Op:
+    """A registered primitive.
+
+    Attributes:
+        name: registry key, e.g. `"matmul"`.
+        forward: `forward(*arrays, **attrs)` returning one array, or a tuple of
+            `num_outputs` arrays; when `residual` is true it returns
+            `(outputs, residual)` where `residual` is anything the VJP needs.
+        vjp: `vjp(node, grad)` returning one gradient (or `None`) per input;
+            `grad` is a tuple when the op has several outputs. `None` for ops
+            that are not differentiable (argmax, comparisons, casts to int).
+        shape_rule: `shape_rule(*specs, **attrs)` returning the output spec(s);
+            specs have `.shape` (with `None` for unknown dims) and `.dtype`.
+        save_inputs / save_outputs: indices of the inputs/outputs the VJP reads.
+        num_outputs: number of arrays `forward` returns; `None` when it varies
+            with the attributes (e.g. `split`), in which case forward returns a
+            tuple.
+        residual: whether `forward` also returns a residual for the VJP.
+    """
+
+    __slots__ = (
+        "name", "forward", "vjp", "shape_rule", "save_inputs", "save_outputs",
+        "num_outputs", "residual", "differentiable",
+    )
+
+    def __init__(self, name, forward, shape_rule, *, save_inputs=(), save_outputs=(),
+                 num_outputs=1, residual=False, differentiable=True):
+        self.name = name
+        self.forward = forward
+        self.vjp = None
+        self.shape_rule = shape_rule
+        self.save_inputs = tuple(save_inputs)
+        self.save_outputs = tuple(save_outputs)
+        self.num_outputs = num_outputs
+        self.residual = residual
+        self.differentiable = differentiable
+
+    def defvjp(self, fn):
+        """Decorator that attaches the VJP to this op; returns `fn` unchanged."""
+        if not self.differentiable:
+            raise ValueError(f"Op '{self.name}' is declared non-differentiable.")
+        self.vjp = fn
+        return fn
+
+    def __call__(self, *arrays, **attrs):
+        """Runs the forward kernel directly on arrays (handy in kernels and tests)."""
+        out = self.forward(*arrays, **attrs)
+        return out[0] if self.residual else out
+
+    def __repr__(self):
+        return f"<Op {self.name}>"
+
+
+class OpRegistry:
+    """A name -> `Op` table; each backend owns one."""
+
+    def __init__(self):
+        self._ops = {}
+
+    def define(self, name, *, shape, save_inputs=(), save_outputs=(), num_outputs=1,
+               residual=False, differentiable=True):
+        """Decorator registering `fn` as the forward kernel of a new op `name`."""
+
+        def decorator(fn):
+            if name in self._ops:
+                raise ValueError(f"Op '{name}' is already registered.")
+            op = Op(name, fn, shape, save_inputs=save_inputs, save_outputs=save_outputs,
+                    num_outputs=num_outputs, residual=residual,
+                    differentiable=differentiable)
+            self._ops[name] = op
+            return op
+
+        return decorator
+
+    def __getitem__(self, name):
+        try:
+            return self._ops[name]
+        except KeyError:
+            raise ValueError(
+                f"Unknown op; registered ops are {sorted(self._ops)}. Received: name={name!r}"
+            ) from None
+
+    def __contains__(self, name):
+        return name in self._ops
+
+    def __iter__(self):
+        return iter(self._ops.values())
+
+    def __len__(self):
+        return len(self._ops)
+
+    def names(self):
+        """Sorted names of all registered ops."""
+        return sorted(self._ops)
+
+    def missing_vjps(self):
+        """Names of differentiable ops that were registered without a VJP."""
+        return sorted(o.name for o in self._ops.values() if o.differentiable and o.vjp is None)

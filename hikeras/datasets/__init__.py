@@ -1,0 +1,5 @@
+"""Small datasets that ship with hikeras, so examples and tests run offline."""
+
+from hikeras.datasets import digits
+
+__all__ = ["digits"]

@@ -1,0 +1,458 @@
+"""`Layer`: the base class of every layer and model.
+
+The protocol is Keras's: `__init__` stores configuration, `build(input_shape)`
+creates weights with `add_weight`, `call(inputs, training=None)` computes,
+`get_config`/`from_config` round-trip. Calling a layer on `KerasTensor`s
+records a `Node` instead of computing (the functional API); calling it on
+arrays computes.
+
+Names: a layer created without `name` is called by its snake-case class name
+until a model gives it a name unique among the model's layers
+(`dense`, `dense_1`, ...). Naming per model, instead of Keras's process-wide
+counters, means building the same architecture twice gives the same names.
+"""
+
+import inspect
+import re
+import threading
+
+import numpy as np
+
+from .. import backend, initializers, regularizers
+from ..backend import SymbolicTensor, Variable
+from ..utils import tree
+from .input_spec import check_input_spec
+from .node import KerasHistory, KerasTensor, Node
+
+_context = threading.local()
+
+
+def current_training():
+    """The `training` flag of the enclosing layer call, or None."""
+    return getattr(_context, "training", None)
+
+
+def to_snake_case(name):
+    """`"BatchNormalization"` -> `"batch_normalization"`, `"Conv2D"` -> `"conv2d"`."""
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+
+
+def standardize_dtype(dtype):
+    """A dtype name from a string, numpy dtype or Keras 3 `DTypePolicy` dict."""
+    if dtype is None:
+        return backend.floatx()
+    if isinstance(dtype, dict):  # {"class_name": "DTypePolicy", "config": {"name": ...}}
+        dtype = dtype.get("config", {}).get("name", backend.floatx())
+    if hasattr(dtype, "name") and not isinstance(dtype, str):
+        dtype = dtype.name
+    if dtype in ("mixed_float16", "mixed_bfloat16"):
+        raise ValueError(f"Mixed precision policies are not supported. Received: dtype={dtype!r}")
+    return np.dtype(dtype).name
+
+
+_BASE_KWARGS = ("input_shape", "batch_input_shape", "batch_size", "input_dim", "batch_shape")
+
+
+class Layer:
+    """Base class for layers.
+
+    Args:
+        trainable: whether the layer's weights are updated by training.
+        name: the layer's name; unique within a model.
+        dtype: dtype of the weights and of floating inputs (default `floatx()`).
+        input_shape / batch_input_shape / batch_shape / input_dim: for the
+            first layer of a `Sequential` model, declare its input.
+
+    >>> import numpy as np
+    >>> from hikeras import layers
+    >>> layer = layers.Dense(3)
+    >>> layer(np.ones((2, 4), "float32")).shape
+    (2, 3)
+    >>> [w.shape for w in layer.get_weights()]
+    [(4, 3), (3,)]
+    """
+
+    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+        unknown = set(kwargs) - set(_BASE_KWARGS)
+        if unknown:
+            raise TypeError(
+                f"Unrecognized keyword arguments passed to {type(self).__name__}: "
+                f"{sorted(unknown)}. Received: kwargs={kwargs}"
+            )
+        if name is not None and (not isinstance(name, str) or not name or "/" in name):
+            raise ValueError(
+                "A layer name must be a non-empty string without '/'. "
+                f"Received: name={name!r}"
+            )
+        self._name = name
+        self._auto_name = None
+        self._trainable = bool(trainable)
+        self.dtype = standardize_dtype(dtype)
+        self.built = False
+        self.input_spec = None
+        self._trainable_variables = []
+        self._non_trainable_variables = []
+        self._layers = []
+        self._regularized = []  # (variable, regularizer)
+        self._constraints = {}  # variable ref-independent id -> constraint
+        self._inbound_nodes = []
+        self._build_shapes = None
+        self._batch_input_shape = _declared_input_shape(kwargs)
+        sig = inspect.signature(self.call).parameters
+        self._call_has_training = "training" in sig
+
+    # ----------------------------------------------------------------- naming
+    @property
+    def name(self):
+        return self._name or self._auto_name or to_snake_case(type(self).__name__)
+
+    @name.setter
+    def name(self, value):
+        self._name = value
+        self._update_weight_paths()
+
+    def _set_auto_name(self, name):
+        self._auto_name = name
+        self._update_weight_paths()
+
+    def _update_weight_paths(self):
+        for v in self._trainable_variables + self._non_trainable_variables:
+            v.path = f"{self.name}/{v.name}"
+
+    # ---------------------------------------------------------- attribute tracking
+    def __setattr__(self, name, value):
+        if isinstance(value, Layer) and "_layers" in self.__dict__:
+            if not any(value is l for l in self._layers):
+                self._layers.append(value)
+        elif (isinstance(value, (list, tuple)) and value and "_layers" in self.__dict__
+              and all(isinstance(v, Layer) for v in value) and not name.startswith("_")):
+            for v in value:
+                if not any(v is l for l in self._layers):
+                    self._layers.append(v)
+        object.__setattr__(self, name, value)
+
+    # ------------------------------------------------------------------ weights
+    def add_weight(self, *, shape=None, initializer=None, dtype=None, trainable=True,
+                   regularizer=None, constraint=None, name=None):
+        """Creates a weight variable owned by this layer.
+
+        Args:
+            shape: the variable's shape (default scalar).
+            initializer: initialiser name/object; default `glorot_uniform`
+                for floats and `zeros` otherwise (as Keras).
+            dtype: default the layer's dtype.
+            trainable: whether optimizers update it.
+            regularizer: penalty added to `layer.losses`.
+            constraint: projection applied after each optimizer update.
+            name: the variable's short name (e.g. `"kernel"`).
+        """
+        shape = () if shape is None else tuple(int(d) for d in shape)
+        dtype = standardize_dtype(dtype or self.dtype)
+        if initializer is None:
+            initializer = "glorot_uniform" if np.issubdtype(dtype, np.floating) else "zeros"
+        init = initializers.get(initializer)
+        value = np.asarray(init(shape, dtype=dtype), dtype=dtype)
+        var = Variable(value, name=name or "variable", trainable=trainable,
+                       path=f"{self.name}/{name or 'variable'}")
+        if trainable:
+            var.trainable = self.trainable
+            self._trainable_variables.append(var)
+        else:
+            self._non_trainable_variables.append(var)
+        if regularizer is not None:
+            self._regularized.append((var, regularizers.get(regularizer)))
+        if constraint is not None:
+            self._constraints[id(var)] = constraint
+        return var
+
+    @property
+    def trainable(self):
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        value = bool(value)
+        self._trainable = value
+        for v in self._trainable_variables:
+            v.trainable = value
+        for layer in self._layers:
+            layer.trainable = value
+
+    @property
+    def layers(self):
+        """Directly tracked sublayers."""
+        return list(self._layers)
+
+    def _flatten_layers(self):
+        seen = set()
+        stack = list(reversed(self._layers))
+        while stack:
+            layer = stack.pop()
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            yield layer
+            stack.extend(reversed(layer._layers))
+
+    @property
+    def weights(self):
+        """All weights, in a stable order: own (creation order), then sublayers'."""
+        out, seen = [], set()
+        for v in self._trainable_variables + self._non_trainable_variables:
+            if id(v) not in seen:
+                seen.add(id(v))
+                out.append(v)
+        for layer in self._layers:
+            for v in layer.weights:
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    out.append(v)
+        return out
+
+    variables = weights
+
+    @property
+    def trainable_weights(self):
+        """Weights the optimizer updates (none if this layer is frozen)."""
+        if not self.trainable:
+            return []
+        out, seen = [], set()
+        for v in self._trainable_variables:
+            if v.trainable and id(v) not in seen:
+                seen.add(id(v))
+                out.append(v)
+        for layer in self._layers:
+            for v in layer.trainable_weights:
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    out.append(v)
+        return out
+
+    trainable_variables = trainable_weights
+
+    @property
+    def non_trainable_weights(self):
+        trainable = {id(v) for v in self.trainable_weights}
+        return [v for v in self.weights if id(v) not in trainable]
+
+    non_trainable_variables = non_trainable_weights
+
+    def get_weights(self):
+        """Copies of the weights' values, in `weights` order."""
+        return [v.value.copy() for v in self.weights]
+
+    def set_weights(self, weights):
+        """Sets the weights from a list of arrays in `weights` order (shapes checked)."""
+        params = self.weights
+        weights = list(weights)
+        if len(weights) != len(params):
+            raise ValueError(
+                f"Layer '{self.name}' expects {len(params)} weight arrays "
+                f"({[v.path for v in params]}), but received {len(weights)}. "
+                f"Received: len(weights)={len(weights)}"
+            )
+        arrays = []
+        for var, value in zip(params, weights):
+            value = np.asarray(value)
+            if value.shape != var.shape:
+                raise ValueError(
+                    f"Weight '{var.path}' of layer '{self.name}' has shape {var.shape}, "
+                    f"but the provided array has shape {value.shape}. "
+                    f"Received: weights[{len(arrays)}].shape={value.shape}"
+                )
+            arrays.append(value)
+        for var, value in zip(params, arrays):
+            var.assign(value)
+
+    def count_params(self):
+        """Total number of scalars in the layer's weights."""
+        if not self.built:
+            raise ValueError(
+                f"You tried to call count_params on layer '{self.name}', but the layer isn't "
+                "built. Build it first by calling it on data or with `build(input_shape)`."
+            )
+        return int(sum(np.prod(v.shape, dtype=np.int64) for v in self.weights))
+
+    @property
+    def losses(self):
+        """Regularisation penalties of this layer and its sublayers (computed now)."""
+        out = [reg(var) for var, reg in self._regularized]
+        for layer in self._layers:
+            out.extend(layer.losses)
+        return out
+
+    def _weight_constraints(self):
+        """(variable, constraint) pairs of this layer and its sublayers."""
+        pairs = [(v, self._constraints[id(v)]) for v in self.weights if id(v) in self._constraints]
+        for layer in self._layers:
+            pairs.extend(layer._weight_constraints())
+        return pairs
+
+    # ------------------------------------------------------------------ calling
+    def build(self, input_shape):
+        """Creates the layer's weights; subclasses override it."""
+        self.built = True
+
+    def call(self, inputs, *args, **kwargs):
+        """The layer's computation; subclasses override it."""
+        return inputs
+
+    def _maybe_build(self, inputs):
+        if self.built:
+            return
+        shapes = tree.map_structure(_build_shape, inputs)
+        self._build_shapes = shapes
+        self.build(shapes)
+        self.built = True
+        self._update_weight_paths()
+
+    def __call__(self, *args, **kwargs):
+        if not args:
+            raise ValueError(f"Layer '{self.name}' was called without inputs.")
+        if any(isinstance(t, KerasTensor) for t in tree.flatten([args, kwargs])):
+            return self._symbolic_call(args, kwargs)
+        inputs = self._convert_inputs(args[0])
+        args = (inputs,) + args[1:]
+        self._maybe_build(inputs)
+        if self.input_spec is not None:
+            check_input_spec(self, inputs)
+        return self._call_with_context(args, kwargs)
+
+    def _convert_inputs(self, inputs):
+        def convert(x):
+            if isinstance(x, np.ndarray):
+                if x.dtype != self.dtype and np.issubdtype(x.dtype, np.floating):
+                    return x.astype(self.dtype)
+                return x
+            if isinstance(x, (list, float, int)) or np.isscalar(x):
+                arr = np.asarray(x)
+                if np.issubdtype(arr.dtype, np.floating):
+                    arr = arr.astype(self.dtype)
+                return arr
+            return x
+
+        if isinstance(inputs, (list, tuple)) and inputs and not isinstance(inputs[0], (int, float)):
+            return type(inputs)(convert(x) for x in inputs)
+        if isinstance(inputs, dict):
+            return {k: convert(v) for k, v in inputs.items()}
+        return convert(inputs)
+
+    def _call_with_context(self, args, kwargs):
+        outer = getattr(_context, "training", None)
+        training = kwargs.get("training")
+        if training is None:
+            training = outer
+        if self._call_has_training:
+            kwargs["training"] = training
+        else:
+            kwargs.pop("training", None)
+        _context.training = training
+        try:
+            return self.call(*args, **kwargs)
+        finally:
+            _context.training = outer
+
+    def _symbolic_call(self, args, kwargs):
+        self._maybe_build(args[0])
+        if self.input_spec is not None:
+            check_input_spec(self, args[0])
+        symbolic_args = tree.map_structure(_strip_history, list(args))
+        symbolic_kwargs = tree.map_structure(_strip_history, dict(kwargs))
+        outputs = self.compute_output_spec(*symbolic_args, **symbolic_kwargs)
+        node_index = len(self._inbound_nodes)
+        flat = tree.flatten(outputs)
+        wrapped = [KerasTensor(o.shape, o.dtype, name=self.name,
+                               keras_history=KerasHistory(self, node_index, i))
+                   for i, o in enumerate(flat)]
+        outputs = tree.pack_sequence_as(outputs, wrapped)
+        self._inbound_nodes.append(Node(self, args, kwargs, outputs))
+        return outputs
+
+    def compute_output_spec(self, *args, **kwargs):
+        """Output specs for symbolic inputs; by default traces `call` symbolically."""
+        return self._call_with_context(args, kwargs)
+
+    def compute_output_shape(self, input_shape):
+        """Output shape for an input shape (batch axis may be None)."""
+        if _is_shape(input_shape):
+            spec = SymbolicTensor(input_shape, self.dtype)
+        else:
+            spec = [SymbolicTensor(s, self.dtype) for s in input_shape]
+        self._maybe_build(spec)
+        out = self.compute_output_spec(spec)
+        return tree.map_structure(lambda t: t.shape, out)
+
+    # ------------------------------------------------------------ introspection
+    @property
+    def input(self):
+        """The symbolic input of the layer's first call."""
+        return self._first_node("input").call_args[0]
+
+    @property
+    def output(self):
+        """The symbolic output of the layer's first call."""
+        return self._first_node("output").outputs
+
+    @property
+    def output_shape(self):
+        return tree.map_structure(lambda t: t.shape, self.output)
+
+    @property
+    def input_shape(self):
+        return tree.map_structure(lambda t: t.shape, self.input)
+
+    def _first_node(self, what):
+        if not self._inbound_nodes:
+            raise AttributeError(
+                f"Layer '{self.name}' has never been called on symbolic inputs, so it has no "
+                f"defined {what}."
+            )
+        return self._inbound_nodes[0]
+
+    # ------------------------------------------------------------ serialisation
+    def get_config(self):
+        """The constructor arguments that recreate this layer (without weights)."""
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        if self._batch_input_shape is not None:
+            config["batch_input_shape"] = self._batch_input_shape
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        """Creates a layer from `get_config()` output."""
+        return cls(**config)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def _build_shape(x):
+    """The shape `build` sees: the input's shape with the batch axis unknown."""
+    shape = tuple(x.shape) if hasattr(x, "shape") else tuple(np.shape(x))
+    return (None,) + shape[1:] if shape else shape
+
+
+def _is_shape(x):
+    """Whether `x` is one shape (ints/None) rather than a list of shapes."""
+    return isinstance(x, (tuple, list)) and all(d is None or isinstance(d, (int, np.integer))
+                                                for d in x)
+
+
+def _strip_history(x):
+    """A plain SymbolicTensor for a KerasTensor (so ops don't carry graph history)."""
+    if isinstance(x, KerasTensor):
+        return SymbolicTensor(x.shape, x.dtype)
+    return x
+
+
+def _declared_input_shape(kwargs):
+    """The batch input shape declared through Keras's input kwargs, or None."""
+    for key in ("batch_shape", "batch_input_shape"):
+        if kwargs.get(key) is not None:
+            return tuple(kwargs[key])
+    if kwargs.get("input_shape") is not None:
+        return (kwargs.get("batch_size"),) + tuple(kwargs["input_shape"])
+    if kwargs.get("input_dim") is not None:
+        return (kwargs.get("batch_size"), int(kwargs["input_dim"]))
+    return None

@@ -1,0 +1,69 @@
+"""Loss functions and classes, by Keras's names.
+
+A loss is either a function `fn(y_true, y_pred) -> per-sample values` or a
+`Loss` object that also weights and reduces them to one number. `get` turns
+whatever was given to `compile(loss=...)` into one of these: a snake_case name
+or alias gives the function (`"mse"` -> `mean_squared_error`), a class name
+gives an instance (`"MeanSquaredError"` -> `MeanSquaredError()`), as in Keras 3.
+
+>>> get("mse").__name__
+'mean_squared_error'
+>>> get("CategoricalCrossentropy").get_config()["from_logits"]
+False
+"""
+
+from ..saving.serialization import deserialize_keras_object, resolve, serialize_keras_object
+from .loss import Loss, LossFunctionWrapper, reduce_weighted_values, standardize_reduction
+from .losses import (
+    ALIASES,
+    BCE,
+    LOSS_CLASSES,
+    LOSS_FUNCTIONS,
+    MAE,
+    MSE,
+    BinaryCrossentropy,
+    CategoricalCrossentropy,
+    MeanAbsoluteError,
+    MeanSquaredError,
+    SparseCategoricalCrossentropy,
+    bce,
+    binary_crossentropy,
+    categorical_crossentropy,
+    mae,
+    mean_absolute_error,
+    mean_squared_error,
+    mse,
+    sparse_categorical_crossentropy,
+)
+
+ALL_OBJECTS_DICT = {cls.__name__: cls for cls in LOSS_CLASSES}
+ALL_OBJECTS_DICT.update({fn.__name__: fn for fn in LOSS_FUNCTIONS})
+ALL_OBJECTS_DICT.update(ALIASES)
+
+
+def serialize(loss):
+    """A JSON-able description: a name for functions, a class/config dict for objects."""
+    return serialize_keras_object(loss)
+
+
+def deserialize(config, custom_objects=None):
+    """Rebuilds a loss function or `Loss` object from `serialize`'s output."""
+    return deserialize_keras_object(config, ALL_OBJECTS_DICT, custom_objects, "loss")
+
+
+def get(identifier):
+    """Resolves a loss identifier: None, a name, a config dict, a class or a callable.
+
+    Raises:
+        ValueError: for an unknown name (the message lists the valid ones).
+    """
+    return resolve(identifier, ALL_OBJECTS_DICT, "loss")
+
+
+__all__ = [
+    "BCE", "BinaryCrossentropy", "CategoricalCrossentropy", "Loss", "LossFunctionWrapper",
+    "MAE", "MSE", "MeanAbsoluteError", "MeanSquaredError", "SparseCategoricalCrossentropy",
+    "bce", "binary_crossentropy", "categorical_crossentropy", "deserialize", "get", "mae",
+    "mean_absolute_error", "mean_squared_error", "mse", "reduce_weighted_values",
+    "serialize", "sparse_categorical_crossentropy", "standardize_reduction",
+]

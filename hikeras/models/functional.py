@@ -1,0 +1,175 @@
+"""`Functional`: a model defined by the graph between `Input`s and outputs.
+
+On construction the layer calls between inputs and outputs are collected and
+scheduled once (Kahn's algorithm, via the backend's `kahn_order`); running
+the model walks that schedule, keeping each intermediate value only until its
+last consumer has run.
+"""
+
+import numpy as np
+
+from ..backend import kahn_order
+from ..layers.node import KerasTensor
+from ..utils import tree
+from .model import Model
+from .naming import assign_unique_names
+
+
+class Functional(Model):
+    """A model built with the functional API: `Model(inputs, outputs)`.
+
+    Args:
+        inputs: a KerasTensor from `Input`, or a list/dict of them.
+        outputs: a KerasTensor, or a list/dict of them.
+        name: the model's name.
+    """
+
+    def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
+        super().__init__(name=name, trainable=trainable, **kwargs)
+        self._inputs_struct = inputs
+        self._outputs_struct = outputs
+        self.inputs = tree.flatten(inputs)
+        self.outputs = tree.flatten(outputs)
+        for t in self.inputs + self.outputs:
+            if not isinstance(t, KerasTensor):
+                raise ValueError(
+                    "Model inputs and outputs must be symbolic tensors from `hikeras.Input` "
+                    f"and layer calls. Received: {t!r}"
+                )
+        for t in self.inputs:
+            if not t._keras_history.layer._inbound_nodes[0].is_input:
+                raise ValueError(
+                    "Model inputs must come directly from `hikeras.Input`. "
+                    f"Received: {t!r}"
+                )
+        self._build_graph()
+        self.built = True
+
+    def _build_graph(self):
+        nodes, stack = set(), [self._node_of(t) for t in self.outputs]
+        while stack:
+            node = stack.pop()
+            if node in nodes:
+                continue
+            nodes.add(node)
+            stack.extend(node.parent_nodes)
+        input_layers = [t._keras_history.layer for t in self.inputs]
+        for node in nodes:
+            if node.is_input and not any(node.layer is l for l in input_layers):
+                raise ValueError(
+                    "Graph disconnected: the output depends on input "
+                    f"'{node.layer.name}', which is not among the model inputs "
+                    f"{[l.name for l in input_layers]}. Pass it in `inputs`."
+                )
+        order = kahn_order(sorted(nodes, key=_creation_order), lambda n: n.parent_nodes)
+        self._nodes_in_order = [n for n in order if not n.is_input]
+        layers = list(input_layers)
+        for node in self._nodes_in_order:
+            if not any(node.layer is l for l in layers):
+                layers.append(node.layer)
+        self._layers = layers
+        assign_unique_names(layers)
+        # After node i runs, the tensors whose last consumer it is can be released.
+        last_use = {}
+        for i, node in enumerate(self._nodes_in_order):
+            for t in node.input_tensors:
+                last_use[id(t)] = i
+        keep = {id(t) for t in self.outputs}
+        self._release_after = [[] for _ in self._nodes_in_order]
+        for tid, i in last_use.items():
+            if tid not in keep:
+                self._release_after[i].append(tid)
+
+    @staticmethod
+    def _node_of(tensor):
+        layer, node_index, _ = tensor._keras_history
+        return layer._inbound_nodes[node_index]
+
+    @property
+    def input_names(self):
+        return [t._keras_history.layer.name for t in self.inputs]
+
+    @property
+    def output_names(self):
+        return [t._keras_history.layer.name for t in self.outputs]
+
+    def _flatten_inputs(self, inputs):
+        """Model inputs as a flat list matching `self.inputs` (dicts matched by name)."""
+        if isinstance(inputs, dict):
+            names = self.input_names
+            if isinstance(self._inputs_struct, dict):
+                names = list(self._inputs_struct)
+            missing = [n for n in names if n not in inputs]
+            if missing:
+                raise ValueError(
+                    f"Model '{self.name}' expects inputs named {names}; missing {missing}. "
+                    f"Received: keys={sorted(inputs)}"
+                )
+            return [inputs[n] for n in names]
+        flat = tree.flatten(inputs)
+        if len(flat) != len(self.inputs):
+            raise ValueError(
+                f"Model '{self.name}' expects {len(self.inputs)} input(s) "
+                f"({self.input_names}), but received {len(flat)}. "
+                f"Received: {len(flat)} input arrays"
+            )
+        return flat
+
+    def call(self, inputs, training=None):
+        flat = self._flatten_inputs(inputs)
+        values = {}
+        for t, x in zip(self.inputs, flat):
+            values[id(t)] = self._conform_input(t, x)
+        for node, release in zip(self._nodes_in_order, self._release_after):
+            args = tree.map_structure(lambda a: _lookup(values, a), list(node.call_args))
+            kwargs = tree.map_structure(lambda a: _lookup(values, a), node.call_kwargs)
+            out = node.layer(*args, **kwargs)
+            for t, v in zip(node.output_tensors, tree.flatten(out)):
+                values[id(t)] = v
+            for tid in release:
+                del values[tid]
+        return tree.pack_sequence_as(self._outputs_struct,
+                                     [values[id(t)] for t in self.outputs])
+
+    def _conform_input(self, spec, x):
+        """Checks a model input against its `Input` and casts floats to its dtype."""
+        if isinstance(x, KerasTensor):
+            return x
+        if not hasattr(x, "shape"):
+            x = np.asarray(x)
+        shape = tuple(x.shape)
+        expected = spec.shape
+        if len(shape) != len(expected) or any(
+                e is not None and s is not None and e != s for e, s in zip(expected, shape)):
+            name = spec._keras_history.layer.name
+            raise ValueError(
+                f"Input '{name}' of model '{self.name}' expects shape {expected}, but received "
+                f"an input of shape {(None,) + shape[1:] if shape else shape}. "
+                f"Received: input shape {shape}"
+            )
+        if isinstance(x, np.ndarray) and x.dtype != spec.dtype and (
+                np.issubdtype(spec.dtype, np.floating)):
+            x = x.astype(spec.dtype)
+        return x
+
+    def compute_output_spec(self, inputs, training=None):
+        return self.call(inputs, training=training)
+
+    def get_config(self):
+        from ..saving.functional_config import functional_config
+
+        return functional_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        from ..saving.functional_config import functional_from_config
+
+        return functional_from_config(config, custom_objects)
+
+
+def _lookup(values, a):
+    return values[id(a)] if isinstance(a, KerasTensor) else a
+
+
+def _creation_order(node):
+    return node.index

@@ -1,0 +1,82 @@
+"""`Model`: a layer with training methods, in three flavours.
+
+* `Model(inputs, outputs)` returns a `Functional` model (graph of layer calls);
+* `Sequential([...])` is a plain stack of layers;
+* subclassing `Model` and writing `call` gives a model whose sublayers are
+  tracked from attribute assignments.
+
+Training (`compile`, `fit`, `evaluate`, `predict`, ...) comes from `Trainer`,
+kept in its own package so graph building and training stay separate.
+"""
+
+from ..layers.layer import Layer
+from ..trainers.trainer import Trainer
+from .naming import assign_unique_names
+
+
+def _is_functional_call(args, kwargs):
+    return (len(args) == 2 or (len(args) == 1 and "outputs" in kwargs)
+            or ("inputs" in kwargs and "outputs" in kwargs))
+
+
+class Model(Trainer, Layer):
+    """A layer with training and inference methods.
+
+    >>> import hikeras
+    >>> inputs = hikeras.Input(shape=(3,))
+    >>> outputs = hikeras.layers.Dense(2)(inputs)
+    >>> model = hikeras.Model(inputs, outputs)
+    >>> type(model).__name__
+    'Functional'
+    """
+
+    def __new__(cls, *args, **kwargs):
+        if cls is Model and _is_functional_call(args, kwargs):
+            from .functional import Functional
+
+            return super().__new__(Functional)
+        return super().__new__(cls)
+
+    def __init__(self, *args, **kwargs):
+        if type(self) is Model and (args or "inputs" in kwargs):
+            raise TypeError(
+                "Model() takes `inputs` and `outputs` (the functional API) or nothing "
+                f"(subclassing). Received: args={args}, kwargs={list(kwargs)}"
+            )
+        Layer.__init__(self, **kwargs)
+        Trainer.__init__(self)
+
+    def _maybe_build(self, inputs):
+        if self.built:
+            return
+        super()._maybe_build(inputs)
+        assign_unique_names(self._layers)
+
+    def build(self, input_shape):
+        """Subclassed models build their sublayers on the first call."""
+        self.built = True
+
+    def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
+                show_trainable=False):
+        """Prints Keras's summary table; see `hikeras.models.summary`."""
+        from .summary import print_summary
+
+        print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn,
+                      expand_nested=expand_nested, show_trainable=show_trainable)
+
+    def get_layer(self, name=None, index=None):
+        """A layer of the model by name or by index in `layers`."""
+        if index is not None:
+            layers = self.layers
+            if not -len(layers) <= index < len(layers):
+                raise ValueError(
+                    f"Model '{self.name}' has {len(layers)} layers. Received: index={index}"
+                )
+            return layers[index]
+        for layer in self.layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(
+            f"No such layer: {name}. Existing layers are {[l.name for l in self.layers]}. "
+            f"Received: name={name!r}"
+        )

@@ -1,0 +1,33 @@
+"""Per-model layer naming (instead of Keras's process-wide counters)."""
+
+from ..layers.layer import to_snake_case
+
+
+def assign_unique_names(layers):
+    """Gives every unnamed layer a name unique among `layers`.
+
+    Explicit names are kept (duplicates are an error); a layer already named by
+    another model keeps that name; the rest get `base`, `base_1`, `base_2`...
+    in order, so the same architecture always gets the same names.
+    """
+    taken = {}
+    for layer in layers:
+        fixed = layer._name or layer._auto_name
+        if fixed is None:
+            continue
+        if fixed in taken and taken[fixed] is not layer:
+            raise ValueError(
+                f"All layers in a model must have unique names; the name '{fixed}' is used "
+                f"by {taken[fixed]} and {layer}. Received: name={fixed!r}"
+            )
+        taken[fixed] = layer
+    for layer in layers:
+        if layer._name or layer._auto_name:
+            continue
+        base = to_snake_case(type(layer).__name__)
+        candidate, i = base, 0
+        while candidate in taken:
+            i += 1
+            candidate = f"{base}_{i}"
+        taken[candidate] = layer
+        layer._set_auto_name(candidate)

@@ -1,0 +1,160 @@
+"""Turns the arrays given to fit/evaluate/predict into batches.
+
+Validation happens here, once, before any training starts: lengths must
+agree, inputs must be finite, and `class_weight` becomes per-sample weights.
+"""
+
+import numpy as np
+
+from ..utils import tree
+
+
+def unpack_x_y_sample_weight(data):
+    """Splits a batch `(x,)`, `(x, y)` or `(x, y, sample_weight)`."""
+    if isinstance(data, tuple):
+        if len(data) == 1:
+            return data[0], None, None
+        if len(data) == 2:
+            return data[0], data[1], None
+        if len(data) == 3:
+            return data
+        raise ValueError(
+            "Data should be (x,), (x, y) or (x, y, sample_weight). "
+            f"Received: a tuple of length {len(data)}"
+        )
+    return data, None, None
+
+
+def _as_array(x):
+    if x is None or isinstance(x, np.ndarray):
+        return x
+    if hasattr(x, "__array__") or isinstance(x, (list, float, int)):
+        return np.asarray(x)
+    raise TypeError(
+        "Expected numpy arrays (or lists/dicts of them). "
+        f"Received: an object of type {type(x).__name__}"
+    )
+
+
+def _standardize(structure):
+    """Converts leaves to arrays; a list of lists of numbers stays one array."""
+    if isinstance(structure, dict):
+        return {k: _as_array(v) for k, v in structure.items()}
+    if isinstance(structure, (list, tuple)) and structure and all(
+            hasattr(v, "shape") or isinstance(v, (list, dict)) for v in structure) and any(
+            hasattr(v, "shape") for v in structure):
+        return [_as_array(v) for v in structure]
+    return _as_array(structure)
+
+
+def check_arrays(x, y=None, sample_weight=None):
+    """Validates lengths and finiteness; returns the number of samples."""
+    named = []
+    for label, struct in (("x", x), ("y", y), ("sample_weight", sample_weight)):
+        if struct is None:
+            continue
+        if isinstance(struct, dict):
+            named += [(f"{label}['{k}']", v) for k, v in struct.items()]
+        elif isinstance(struct, list):
+            named += [(f"{label}[{i}]", v) for i, v in enumerate(struct)]
+        else:
+            named.append((label, struct))
+    sizes = {name: (a.shape[0] if a.ndim else None) for name, a in named}
+    if any(n is None for n in sizes.values()):
+        scalar = [name for name, n in sizes.items() if n is None]
+        raise ValueError(f"Inputs must have a batch axis; {scalar} are scalars. "
+                         f"Received: shapes {[a.shape for _, a in named]}")
+    if len(set(sizes.values())) > 1:
+        raise ValueError(
+            "Data cardinality is ambiguous: all arrays must contain the same number of "
+            f"samples. Received: {', '.join(f'{k} with {v} samples' for k, v in sizes.items())}"
+        )
+    for name, a in named:
+        if np.issubdtype(a.dtype, np.inexact) and not np.isfinite(a).all():
+            bad = np.argwhere(~np.isfinite(a))[0]
+            value = a[tuple(bad)]
+            raise ValueError(
+                f"{name} contains a non-finite value ({value}) at index {tuple(int(i) for i in bad)}"
+                f"; clean or impute the data before training. Received: {name} with NaN/Inf"
+            )
+    return next(iter(sizes.values())) if sizes else 0
+
+
+def class_weight_to_sample_weight(y, class_weight):
+    """Per-sample weights from `{class_index: weight}` (sparse or one-hot `y`)."""
+    if isinstance(y, (list, dict)) and len(tree.flatten(y)) > 1:
+        raise ValueError(
+            "class_weight is only supported for models with a single output. "
+            f"Received: class_weight={class_weight}"
+        )
+    y = tree.flatten(y)[0]
+    if y.ndim == 2 and y.shape[1] > 1:
+        labels = np.argmax(y, axis=1)
+    else:
+        labels = np.reshape(y, (y.shape[0], -1))[:, 0].astype(np.int64)
+    weights = np.ones(labels.shape[0], dtype="float32")
+    for cls, w in class_weight.items():
+        weights[labels == int(cls)] = w
+    return weights
+
+
+def slice_structure(structure, index):
+    """`structure` with every array indexed by `index` along the batch axis."""
+    return tree.map_structure(lambda a: None if a is None else a[index], structure)
+
+
+def split_validation(x, y, sample_weight, validation_split):
+    """Keras's split: the last `validation_split` fraction, taken before shuffling."""
+    if not 0 <= validation_split < 1:
+        raise ValueError(
+            f"validation_split must be in [0, 1). Received: validation_split={validation_split}"
+        )
+    n = check_arrays(x, y, sample_weight)
+    cut = int(n * (1.0 - validation_split))
+    if cut == 0 or cut == n:
+        raise ValueError(
+            f"validation_split={validation_split} leaves an empty training or validation set "
+            f"with {n} samples. Received: validation_split={validation_split}"
+        )
+    train = tuple(slice_structure(s, slice(0, cut)) for s in (x, y, sample_weight))
+    val = tuple(slice_structure(s, slice(cut, None)) for s in (x, y, sample_weight))
+    return train, val
+
+
+class ArrayBatcher:
+    """Iterates over `(x, y, sample_weight)` batches of in-memory arrays.
+
+    Args:
+        x, y, sample_weight: arrays or lists/dicts of arrays.
+        batch_size: samples per batch (the last batch may be smaller).
+        shuffle: reshuffle at each epoch with `rng`.
+        rng: a `numpy.random.Generator` (seeded for reproducible runs).
+        steps: stop after this many batches per epoch (default: all of them).
+    """
+
+    def __init__(self, x, y=None, sample_weight=None, batch_size=32, shuffle=False, rng=None,
+                 steps=None):
+        self.x = _standardize(x)
+        self.y = _standardize(y)
+        self.sample_weight = _standardize(sample_weight)
+        self.num_samples = check_arrays(self.x, self.y, self.sample_weight)
+        if not isinstance(batch_size, (int, np.integer)) or batch_size <= 0:
+            raise ValueError(f"batch_size must be a positive integer. Received: batch_size="
+                             f"{batch_size!r}")
+        self.batch_size = int(batch_size)
+        self.shuffle = shuffle
+        self.rng = rng
+        full = -(-self.num_samples // self.batch_size)
+        self.steps = full if steps is None else min(int(steps), full)
+
+    def __len__(self):
+        return self.steps
+
+    def __iter__(self):
+        n, bs = self.num_samples, self.batch_size
+        order = self.rng.permutation(n) if self.shuffle else None
+        for step in range(self.steps):
+            lo, hi = step * bs, min((step + 1) * bs, n)
+            index = slice(lo, hi) if order is None else np.sort(order[lo:hi])
+            yield (slice_structure(self.x, index), slice_structure(self.y, index),
+                   slice_structure(self.sample_weight, index))

@@ -1,0 +1,292 @@
+"""`Trainer`: compile/fit/evaluate/predict, mixed into `Model`.
+
+One training step, as data flows: a batch of arrays -> `model(x,
+training=True)` under a `GradientTape` -> compiled loss plus regularisation
+-> executor backward -> gradients of the trainable weights (frozen layers
+record nothing, so they cost nothing) -> in-place optimizer update ->
+constraints -> metric states -> logs for the callbacks.
+"""
+
+import numpy as np
+
+from .. import metrics as metrics_module
+from .. import optimizers
+from ..backend import GradientTape
+from ..callbacks import CallbackList
+from ..callbacks.progbar_logger import resolve_verbose
+from ..utils import tree
+from ..utils.rng import make_generator
+from .compile_utils import CompileLoss, CompileMetrics
+from .data_adapter import (
+    ArrayBatcher,
+    class_weight_to_sample_weight,
+    split_validation,
+    unpack_x_y_sample_weight,
+)
+
+
+class Trainer:
+    """Training and inference loops for `Model` (see module docstring)."""
+
+    def __init__(self):
+        self.compiled = False
+        self.optimizer = None
+        self.stop_training = False
+        self.history = None
+        self._compile_args = None
+        self._compile_loss = None
+        self._compile_metrics = None
+        self._loss_tracker = None
+
+    # ---------------------------------------------------------------- compile
+    def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None,
+                weighted_metrics=None, run_eagerly=False, steps_per_execution=1,
+                jit_compile="auto", auto_scale_loss=True):
+        """Configures the model for training.
+
+        Args:
+            optimizer: name or optimizer instance.
+            loss: name, function or `Loss`; a list (output order) or dict (by
+                output name) for multi-output models.
+            metrics: list of names/functions/`Metric`s; per output as a list
+                of lists or a dict for multi-output models.
+            loss_weights: scalars weighting each output's loss.
+            weighted_metrics, run_eagerly, steps_per_execution, jit_compile,
+                auto_scale_loss: accepted for Keras compatibility; metrics are
+                always weighted by `sample_weight` when one is given.
+        """
+        self.optimizer = optimizers.get(optimizer)
+        self._compile_args = {"loss": loss, "metrics": metrics, "loss_weights": loss_weights}
+        self.loss = loss
+        self._compile_loss = None
+        self._compile_metrics = None
+        self._loss_tracker = metrics_module.Mean(name="loss")
+        self.compiled = True
+
+    def _output_names_for(self, y_pred):
+        names = getattr(self, "output_names", None)
+        try:
+            names = list(names) if names is not None else None
+        except ValueError:
+            names = None
+        n = len(tree.flatten(y_pred))
+        if not names or len(names) != n:
+            names = [f"output_{i}" for i in range(n)] if n > 1 else ["output"]
+        return names
+
+    def _build_compiled(self, y_pred):
+        names = self._output_names_for(y_pred)
+        args = self._compile_args
+        if args["loss"] is not None:
+            self._compile_loss = CompileLoss(args["loss"], args["loss_weights"], names)
+            loss_names = self._compile_loss.names
+        else:
+            loss_names = [None] * len(names)
+        self._compile_metrics = CompileMetrics(args["metrics"], names, loss_names)
+
+    def _require_compiled(self, method):
+        if not self.compiled:
+            raise RuntimeError(
+                f"You must call `compile()` before `{method}()`: the model "
+                f"'{self.name}' has no optimizer, loss or metrics yet."
+            )
+
+    # ------------------------------------------------------------------ steps
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+        """Compiled loss plus the model's regularisation losses (differentiable)."""
+        if self._compile_metrics is None:
+            self._build_compiled(y_pred)
+        total = None
+        if self._compile_loss is not None:
+            total, _ = self._compile_loss(y, y_pred, sample_weight)
+        for extra in self.losses:
+            total = extra if total is None else total + extra
+        if total is None:
+            raise ValueError(
+                f"Model '{self.name}' has no loss to optimize: pass `loss=` to compile() or "
+                "add losses with `add_loss` / regularizers."
+            )
+        return total
+
+    def compute_metrics(self, x, y, y_pred, sample_weight=None):
+        """Updates the compiled metrics and returns the current logs."""
+        self._compile_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def get_metrics_result(self):
+        logs = {"loss": float(self._loss_tracker.result())}
+        logs.update(self._compile_metrics.result() if self._compile_metrics else {})
+        return logs
+
+    @property
+    def metrics(self):
+        """The loss tracker followed by the compiled metrics."""
+        out = [self._loss_tracker] if self._loss_tracker is not None else []
+        return out + (self._compile_metrics.all_metrics if self._compile_metrics else [])
+
+    @property
+    def metrics_names(self):
+        return [m.name for m in self.metrics]
+
+    def reset_metrics(self):
+        for metric in self.metrics:
+            metric.reset_state()
+
+    def train_step(self, data):
+        """One optimisation step on a batch; returns the logs."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        with GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x, y, y_pred, sample_weight, training=True)
+        variables = self.trainable_weights
+        grads = tape.gradient(loss, variables)
+        self.optimizer.apply_gradients(zip(grads, variables))
+        for var, constraint in self._weight_constraints():
+            var.assign(constraint(var.value))
+        self._loss_tracker.update_state(float(np.asarray(loss)),
+                                        sample_weight=_batch_size(x))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def test_step(self, data):
+        """Loss and metrics on a batch, without updating weights."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        y_pred = self(x, training=False)
+        loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
+        self._loss_tracker.update_state(float(np.asarray(loss)),
+                                        sample_weight=_batch_size(x))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def predict_step(self, data):
+        """Model outputs for a batch."""
+        x, _, _ = unpack_x_y_sample_weight(data)
+        return self(x, training=False)
+
+    # ------------------------------------------------------------------ loops
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
+            validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
+            sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
+            validation_batch_size=None, validation_freq=1):
+        """Trains the model; returns a `History` whose `history` holds per-epoch logs."""
+        self._require_compiled("fit")
+        verbose = resolve_verbose(verbose)
+        batch_size = 32 if batch_size is None else batch_size
+        if y is None and isinstance(x, tuple):
+            x, y, sample_weight = unpack_x_y_sample_weight(x)
+        if validation_split and validation_data is None:
+            (x, y, sample_weight), validation_data = split_validation(
+                x, y, sample_weight, validation_split)
+        if class_weight is not None:
+            cw = class_weight_to_sample_weight(y, class_weight)
+            sample_weight = cw if sample_weight is None else np.asarray(sample_weight) * cw
+        train = ArrayBatcher(x, y, sample_weight, batch_size=batch_size, shuffle=shuffle,
+                             rng=make_generator(), steps=steps_per_epoch)
+        val = None
+        if validation_data is not None:
+            vx, vy, vsw = unpack_x_y_sample_weight(tuple(validation_data))
+            val = ArrayBatcher(vx, vy, vsw, batch_size=validation_batch_size or batch_size,
+                               steps=validation_steps)
+        cbs = CallbackList(callbacks, add_history=True, add_progbar=verbose != 0, model=self,
+                           verbose=verbose, epochs=epochs, steps=len(train))
+        self.stop_training = False
+        cbs.on_train_begin()
+        logs = {}
+        for epoch in range(initial_epoch, epochs):
+            self.reset_metrics()
+            cbs.on_epoch_begin(epoch)
+            for step, batch in enumerate(train):
+                cbs.on_train_batch_begin(step)
+                logs = self.train_step(batch)
+                cbs.on_train_batch_end(step, logs)
+                if self.stop_training:
+                    break
+            epoch_logs = dict(logs)
+            if val is not None and (epoch + 1) % validation_freq == 0:
+                val_logs = self._run_evaluation(val, cbs)
+                epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
+            cbs.on_epoch_end(epoch, epoch_logs)
+            logs = epoch_logs
+            if self.stop_training:
+                break
+        cbs.on_train_end(logs)
+        return cbs.history
+
+    def _run_evaluation(self, batches, cbs):
+        self.reset_metrics()
+        cbs.on_test_begin()
+        logs = {}
+        for step, batch in enumerate(batches):
+            cbs.on_test_batch_begin(step)
+            logs = self.test_step(batch)
+            cbs.on_test_batch_end(step, logs)
+        cbs.on_test_end(logs)
+        return logs
+
+    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
+                 steps=None, callbacks=None, return_dict=False):
+        """Loss and metrics on data: a scalar, a list, or a dict with `return_dict`."""
+        self._require_compiled("evaluate")
+        verbose = resolve_verbose(verbose)
+        if y is None and isinstance(x, tuple):
+            x, y, sample_weight = unpack_x_y_sample_weight(x)
+        batches = ArrayBatcher(x, y, sample_weight, batch_size=batch_size or 32, steps=steps)
+        cbs = CallbackList(callbacks, add_progbar=verbose != 0, model=self, verbose=verbose,
+                           epochs=1, steps=len(batches))
+        logs = self._run_evaluation(batches, cbs)
+        if return_dict:
+            return logs
+        values = list(logs.values())
+        return values[0] if len(values) == 1 else values
+
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
+        """Model outputs for `x`, computed batch by batch (numpy arrays)."""
+        verbose = resolve_verbose(verbose)
+        batches = ArrayBatcher(x, batch_size=batch_size or 32, steps=steps)
+        cbs = CallbackList(callbacks, add_progbar=verbose != 0, model=self, verbose=verbose,
+                           epochs=1, steps=len(batches))
+        cbs.on_predict_begin()
+        outputs = []
+        for step, batch in enumerate(batches):
+            cbs.on_predict_batch_begin(step)
+            out = self.predict_step(batch[0])
+            outputs.append(tree.map_structure(np.asarray, out))
+            cbs.on_predict_batch_end(step, {"outputs": out})
+        cbs.on_predict_end()
+        if len(outputs) == 1:
+            return outputs[0]
+        flat = [tree.flatten(o) for o in outputs]
+        merged = [np.concatenate(parts) for parts in zip(*flat)]
+        return tree.pack_sequence_as(outputs[0], merged)
+
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
+                       return_dict=False):
+        """One training step on exactly this batch; returns loss (and metrics)."""
+        self._require_compiled("train_on_batch")
+        if class_weight is not None:
+            cw = class_weight_to_sample_weight(y, class_weight)
+            sample_weight = cw if sample_weight is None else np.asarray(sample_weight) * cw
+        self.reset_metrics()
+        logs = self.train_step((x, y, sample_weight))
+        return _format_result(logs, return_dict)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        """Loss (and metrics) on exactly this batch."""
+        self._require_compiled("test_on_batch")
+        self.reset_metrics()
+        logs = self.test_step((x, y, sample_weight))
+        return _format_result(logs, return_dict)
+
+    def predict_on_batch(self, x):
+        """Model outputs for one batch, as numpy arrays."""
+        return tree.map_structure(np.asarray, self.predict_step(x))
+
+
+def _batch_size(x):
+    first = tree.flatten(x)[0]
+    return int(np.shape(first)[0])
+
+
+def _format_result(logs, return_dict):
+    if return_dict:
+        return logs
+    values = list(logs.values())
+    return values[0] if len(values) == 1 else values
