@@ -14,3 +14,16 @@ def scratch(a):
     """`a` as an `out=` buffer when it is an ndarray, else `None` (allocate)."""
     return a if isinstance(a, np.ndarray) else None
 
+
+
+def as_float(x):
+    """`x` as a float array (unchanged if it already is one).
+
+    Integer and bool inputs become float64 when 32 bits or wider, else
+    float32, matching `shape_rules.elementwise_float`, so that kernels can
+    then compute in place.
+    """
+    x = np.asarray(x)
+    if np.issubdtype(x.dtype, np.inexact):
+        return x
+    return x.astype(np.float64 if x.dtype.itemsize >= 4 else np.float32)

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import shape_rules as rules
 from ..tensor import SymbolicTensor
-from ._inplace import scratch
+from ._inplace import as_float, scratch
 from ._registry import define
 
 
@@ -129,6 +129,7 @@ def argmin(x, axis=None, keepdims=False):
 def logsumexp(x, axis=None, keepdims=False):
     """`log(sum(exp(x)))`, shifted by the maximum so it never overflows."""
     axis = _np_axis(axis)
+    x = as_float(x)
     shift = np.max(x, axis=axis, keepdims=True)
     # An all -inf (or inf) slice would give inf - inf; shift by 0 there instead.
     shift = np.where(np.isfinite(shift), shift, 0)

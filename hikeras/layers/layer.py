@@ -95,6 +95,8 @@ class Layer:
         self._non_trainable_variables = []
         self._layers = []
         self._regularized = []  # (variable, regularizer)
+        self.activity_regularizer = None
+        self._activity_losses = []
         self._constraints = {}  # variable ref-independent id -> constraint
         self._inbound_nodes = []
         self._build_shapes = None
@@ -277,7 +279,7 @@ class Layer:
     @property
     def losses(self):
         """Regularisation penalties of this layer and its sublayers (computed now)."""
-        out = [reg(var) for var, reg in self._regularized]
+        out = [reg(var) for var, reg in self._regularized] + list(self._activity_losses)
         for layer in self._layers:
             out.extend(layer.losses)
         return out
@@ -349,9 +351,14 @@ class Layer:
             kwargs.pop("training", None)
         _context.training = training
         try:
-            return self.call(*args, **kwargs)
+            outputs = self.call(*args, **kwargs)
         finally:
             _context.training = outer
+        if self.activity_regularizer is not None and not isinstance(outputs, SymbolicTensor):
+            batch = max(int(np.shape(tree.flatten(outputs)[0])[0]), 1)
+            self._activity_losses = [self.activity_regularizer(o) / batch
+                                     for o in tree.flatten(outputs)]
+        return outputs
 
     def _symbolic_call(self, args, kwargs):
         self._maybe_build(args[0])

@@ -15,8 +15,17 @@ from .adam import Adam
 from .optimizer import Optimizer
 from .sgd import SGD
 
-ALL_OBJECTS_DICT = {"Optimizer": Optimizer, "SGD": SGD, "Adam": Adam, "sgd": SGD,
-                    "adam": Adam}
+# Keras matches built-in optimizer names case-insensitively ("Adam", "adam", "ADAM").
+ALL_OBJECTS_DICT = {"sgd": SGD, "adam": Adam}
+
+
+def _canonical(identifier):
+    """`identifier` with a built-in class name lowered, so lookups ignore case."""
+    if isinstance(identifier, str) and identifier.lower() in ALL_OBJECTS_DICT:
+        return identifier.lower()
+    if isinstance(identifier, dict) and isinstance(identifier.get("class_name"), str):
+        return {**identifier, "class_name": _canonical(identifier["class_name"])}
+    return identifier
 
 
 def serialize(optimizer):
@@ -25,38 +34,22 @@ def serialize(optimizer):
 
 
 def deserialize(config, custom_objects=None):
-    """Rebuilds an optimizer (without state) from a name or a config dict.
-
-    Names are matched case-insensitively for the built-in optimizers, as Keras does.
-    """
-    if isinstance(config, dict) and isinstance(config.get("class_name"), str):
-        config = {**config, "class_name": _canonical(config["class_name"])}
-        cls = deserialize_keras_object(config["class_name"], ALL_OBJECTS_DICT,
-                                       custom_objects, "optimizer")
-        return cls.from_config(dict(config.get("config") or {}), custom_objects=custom_objects)
-    if isinstance(config, str):
-        config = _canonical(config)
-    return deserialize_keras_object(config, ALL_OBJECTS_DICT, custom_objects, "optimizer")
-
-
-def _canonical(name):
-    lowered = name.lower()
-    return lowered if lowered in ALL_OBJECTS_DICT else name
+    """Rebuilds an optimizer (without its state) from a name or a config dict."""
+    return deserialize_keras_object(_canonical(config), ALL_OBJECTS_DICT, custom_objects,
+                                    "optimizer")
 
 
 def get(identifier):
     """An optimizer from a name, a config dict, a class or an instance.
 
-    Classes and names are instantiated with their defaults. An unknown name
-    raises `ValueError` listing the valid choices.
+    Classes and names are instantiated with their defaults; None gives None.
+    An unknown name raises `ValueError` listing the valid choices.
     """
-    if isinstance(identifier, (str, dict)):
-        identifier = deserialize(identifier)
-    if identifier is None or not (isinstance(identifier, (Optimizer, type))
-                                  or hasattr(identifier, "apply_gradients")):
-        raise ValueError(f"Could not interpret optimizer identifier. "
-                         f"Received: optimizer={identifier!r}")
-    return resolve(identifier, ALL_OBJECTS_DICT, "optimizer")
+    optimizer = resolve(_canonical(identifier), ALL_OBJECTS_DICT, "optimizer")
+    if optimizer is not None and not isinstance(optimizer, Optimizer):
+        raise ValueError(f"Could not interpret optimizer identifier; expected a name, a "
+                         f"config dict or an Optimizer. Received: optimizer={identifier!r}")
+    return optimizer
 
 
 __all__ = ["Adam", "Optimizer", "SGD", "deserialize", "get", "serialize"]

@@ -38,6 +38,11 @@ def _snake_case(name):
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
+def _shortest_float(value):
+    """The shortest decimal that rounds to `value` in its dtype: 0.001, not 0.0010000000474974513."""
+    return float(str(value[()]))
+
+
 def _takes_step(schedule):
     """Whether `schedule` is called with the step (Keras schedules) or with nothing."""
     try:
@@ -164,7 +169,7 @@ class Optimizer:
     def _current_learning_rate(self):
         lr = self._learning_rate
         if isinstance(lr, Variable):
-            return float(lr.value)
+            return _shortest_float(lr.value)
         if self._lr_takes_step:
             return float(lr(int(self._iterations.value)))
         return float(lr())
@@ -400,7 +405,7 @@ class Optimizer:
     def get_config(self):
         """The constructor arguments; a schedule is serialised with its config."""
         lr = self._learning_rate
-        lr = float(lr.value) if isinstance(lr, Variable) else serialize_keras_object(lr)
+        lr = _shortest_float(lr.value) if isinstance(lr, Variable) else serialize_keras_object(lr)
         return {
             "name": self.name, "learning_rate": lr, "weight_decay": self.weight_decay,
             "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm,

@@ -1,0 +1,181 @@
+"""Activation functions, by Keras's names, as thin wrappers over `hikeras.ops`.
+
+Because they are written with `ops`, they work on numpy arrays, on tensors
+recorded by a `GradientTape` and on symbolic tensors alike. `get` turns what a
+layer was given as `activation=` into a function: None is `linear`, a name is
+looked up here, a callable is used as it is.
+
+>>> import numpy as np
+>>> relu(np.array([-1.0, 2.0])).tolist()
+[0.0, 2.0]
+>>> get("swish") is silu
+True
+>>> serialize(get(None))
+'linear'
+"""
+
+from . import ops
+from .saving.serialization import deserialize_keras_object, resolve, serialize_keras_object
+
+
+def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
+    """Rectified linear unit: `max(x, 0)` with the defaults.
+
+    Args:
+        x: input tensor.
+        negative_slope: slope below `threshold` (0 gives the standard ReLU).
+        max_value: if set, outputs are capped at this value.
+        threshold: inputs at or below it are damped (or zeroed).
+
+    >>> import numpy as np
+    >>> relu(np.array([-10.0, -5.0, 0.0, 5.0, 10.0]), negative_slope=0.5).tolist()
+    [-5.0, -2.5, 0.0, 5.0, 10.0]
+    >>> relu(np.array([-10.0, -5.0, 0.0, 5.0, 10.0]), max_value=5.0).tolist()
+    [0.0, 0.0, 0.0, 5.0, 5.0]
+    """
+    if negative_slope == 0 and max_value is None and threshold == 0:
+        return ops.relu(x)
+    x = ops.convert_to_tensor(x)
+    if negative_slope != 0:
+        if max_value is None and threshold == 0:
+            return ops.leaky_relu(x, negative_slope=negative_slope)
+        negative_part = ops.relu(threshold - x) if threshold != 0 else ops.relu(-x)
+    clip_max = max_value is not None
+    if threshold != 0:
+        x = x * ops.cast(ops.greater(x, threshold), x.dtype)  # x above threshold, else 0
+    elif max_value == 6:
+        x = ops.relu6(x)
+        clip_max = False
+    else:
+        x = ops.relu(x)
+    if clip_max:
+        x = ops.clip(x, 0.0, max_value)
+    if negative_slope != 0:
+        x = x - negative_slope * negative_part
+    return x
+
+
+def leaky_relu(x, negative_slope=0.2):
+    """`x` for positive inputs, `negative_slope * x` otherwise."""
+    return ops.leaky_relu(x, negative_slope=negative_slope)
+
+
+def relu6(x):
+    """`min(max(x, 0), 6)`."""
+    return ops.relu6(x)
+
+
+def sigmoid(x):
+    """`1 / (1 + exp(-x))`."""
+    return ops.sigmoid(x)
+
+
+def tanh(x):
+    """Hyperbolic tangent."""
+    return ops.tanh(x)
+
+
+def softmax(x, axis=-1):
+    """`exp(x) / sum(exp(x))` along `axis`: a probability distribution."""
+    return ops.softmax(x, axis=axis)
+
+
+def log_softmax(x, axis=-1):
+    """`log(softmax(x))` along `axis`, computed stably."""
+    return ops.log_softmax(x, axis=axis)
+
+
+def softplus(x):
+    """`log(exp(x) + 1)`."""
+    return ops.softplus(x)
+
+
+def softsign(x):
+    """`x / (abs(x) + 1)`."""
+    return ops.softsign(x)
+
+
+def elu(x, alpha=1.0):
+    """Exponential linear unit: `x` if `x > 0`, else `alpha * (exp(x) - 1)`."""
+    return ops.elu(x, alpha=alpha)
+
+
+def selu(x):
+    """Scaled ELU: `scale * elu(x, alpha)` with `alpha=1.67326324`, `scale=1.05070098`."""
+    return ops.selu(x)
+
+
+def gelu(x, approximate=False):
+    """Gaussian error linear unit `x * P(X <= x)`, `X ~ N(0, 1)` (tanh form if `approximate`)."""
+    return ops.gelu(x, approximate=approximate)
+
+
+def silu(x):
+    """`x * sigmoid(x)`, also called swish."""
+    return ops.silu(x)
+
+
+def hard_sigmoid(x):
+    """Piecewise linear sigmoid: `0` below -3, `1` above 3, `x / 6 + 0.5` between."""
+    return ops.hard_sigmoid(x)
+
+
+def hard_silu(x):
+    """`x * hard_sigmoid(x)`, also called hard swish."""
+    return ops.hard_silu(x)
+
+
+def mish(x):
+    """`x * tanh(softplus(x))`."""
+    return x * ops.tanh(ops.softplus(x))
+
+
+def exponential(x):
+    """`exp(x)`."""
+    return ops.exp(x)
+
+
+def linear(x):
+    """The identity: returns `x` unchanged."""
+    return x
+
+
+swish = silu
+hard_swish = hard_silu
+
+ALL_OBJECTS_DICT = {fn.__name__: fn for fn in (
+    relu, leaky_relu, relu6, sigmoid, tanh, softmax, log_softmax, softplus, softsign, elu,
+    selu, gelu, silu, hard_sigmoid, hard_silu, mish, exponential, linear,
+)}
+ALL_OBJECTS_DICT.update({"swish": silu, "hard_swish": hard_silu})
+
+
+def serialize(activation):
+    """The name of a built-in or registered activation; a config dict for objects."""
+    return serialize_keras_object(activation)
+
+
+def deserialize(config, custom_objects=None):
+    """An activation function from its name (or a Keras function-config dict)."""
+    if isinstance(config, dict) and config.get("class_name") == "function":
+        config = config.get("config")  # Keras 3 writes functions as {"class_name": "function", ...}
+    return deserialize_keras_object(config, ALL_OBJECTS_DICT, custom_objects,
+                                    printable_module_name="activation")
+
+
+def get(identifier):
+    """An activation function from None (`linear`), a name, a config dict or a callable.
+
+    An unknown name raises `ValueError` listing the valid names.
+    """
+    if identifier is None:
+        return linear
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    if not (isinstance(identifier, str) or callable(identifier)):
+        raise ValueError("Could not interpret activation function identifier; expected a "
+                         f"name or a callable. Received: activation={identifier!r}")
+    return resolve(identifier, ALL_OBJECTS_DICT, "activation")
+
+
+__all__ = sorted(ALL_OBJECTS_DICT) + ["deserialize", "get", "serialize"]

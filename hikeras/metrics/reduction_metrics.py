@@ -1,0 +1,211 @@
+"""Metrics that reduce values over all samples seen: `Mean`, `Sum`, `MeanMetricWrapper`.
+
+`Mean` keeps a running weighted `total` and `count`, so its result is the
+exact mean over every sample of the epoch however the batches were sized
+(a smaller last batch counts for what it holds, not as a full batch).
+`MeanMetricWrapper` puts any per-sample function behind a `Mean`; it is what
+`compile(metrics=["mae"])` builds.
+"""
+
+import numpy as np
+
+from .metric import Metric, as_array
+
+
+def _to_same_rank(values, weight):
+    """Keras's fix-up when ranks differ by one and the longer ends in 1."""
+    if values.ndim == weight.ndim + 1 and values.shape[-1] == 1:
+        if weight.ndim == 1:
+            weight = weight[:, None]
+        else:
+            values = values[..., 0]
+    elif weight.ndim == values.ndim + 1 and weight.shape[-1] == 1:
+        if values.ndim == 1:
+            values = values[:, None]
+        else:
+            weight = weight[..., 0]
+    return values, weight
+
+
+def reduce_to_samplewise_values(values, sample_weight, reduce_fn, dtype):
+    """One value (and one weight) per sample, as Keras's `Mean` and `Sum` use.
+
+    Values with more axes than the weights are first reduced over the extra
+    trailing axes, then multiplied by the weights; both are finally reduced
+    to shape `(batch_size,)` with `reduce_fn` (`np.mean` or `np.sum`).
+    """
+    values = as_array(values, dtype)
+    if sample_weight is not None:
+        weight = as_array(sample_weight, dtype)
+        values, weight = _to_same_rank(values, weight)
+        if values.ndim > weight.ndim:
+            values = reduce_fn(values, axis=tuple(range(weight.ndim, values.ndim)))
+        try:
+            weight = np.broadcast_to(weight, values.shape)
+        except ValueError:
+            raise ValueError(
+                "`sample_weight` must have one weight per sample (or per value). Received: "
+                f"sample_weight.shape={np.shape(sample_weight)}, values.shape={values.shape}"
+            ) from None
+        values = values * weight
+        if weight.ndim > 1:
+            weight = reduce_fn(weight, axis=tuple(range(1, weight.ndim)))
+        sample_weight = weight
+    if values.ndim > 1:
+        values = reduce_fn(values, axis=tuple(range(1, values.ndim)))
+    return values, sample_weight
+
+
+class Sum(Metric):
+    """The (weighted) sum of all values seen.
+
+    Args:
+        name: defaults to `"sum"`.
+        dtype: dtype of the state and result; `None` means `floatx()`.
+
+    >>> m = Sum()
+    >>> m.update_state([1, 3, 5, 7])
+    >>> float(m.result())
+    16.0
+    >>> m.reset_state()
+    >>> m.update_state([1, 3, 5, 7], sample_weight=[1, 1, 0, 0])
+    >>> float(m.result())
+    4.0
+    """
+
+    def __init__(self, name="sum", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self.total = self.add_variable(shape=(), initializer="zeros", name="total")
+
+    def update_state(self, values, sample_weight=None):
+        """Adds the (weighted) sum of `values` to the total."""
+        values, _ = reduce_to_samplewise_values(values, sample_weight, np.sum, self.dtype)
+        self.total.value += values.sum()
+
+    def result(self):
+        return self.total.value.copy()[()]
+
+
+class Mean(Metric):
+    """The (weighted) mean of all values seen: `total / count`.
+
+    Each sample counts with its weight (1 by default); values with extra
+    axes (e.g. per-timestep) are first averaged within their sample.
+
+    Args:
+        name: defaults to `"mean"`.
+        dtype: dtype of the state and result; `None` means `floatx()`.
+
+    >>> m = Mean()
+    >>> m.update_state([1, 3, 5, 7])
+    >>> float(m.result())
+    4.0
+    >>> m.reset_state()
+    >>> m.update_state([1, 3, 5, 7], sample_weight=[1, 1, 0, 0])
+    >>> float(m.result())
+    2.0
+    """
+
+    def __init__(self, name="mean", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self.total = self.add_variable(shape=(), initializer="zeros", name="total")
+        self.count = self.add_variable(shape=(), initializer="zeros", name="count")
+
+    def update_state(self, values, sample_weight=None):
+        """Adds one batch of values (and optional per-sample weights)."""
+        values, weight = reduce_to_samplewise_values(values, sample_weight, np.mean, self.dtype)
+        self.total.value += values.sum()
+        if weight is not None:
+            self.count.value += weight.sum()
+        else:
+            self.count.value += values.shape[0] if values.ndim else 1
+
+    def result(self):
+        count = self.count.value
+        if count == 0:
+            return np.zeros((), dtype=self.dtype)[()]
+        return (self.total.value / count).astype(self.dtype)[()]
+
+
+class MeanMetricWrapper(Mean):
+    """The mean over all samples of a per-sample function `fn(y_true, y_pred)`.
+
+    Inputs are converted to numpy first, so the function never records on a
+    gradient tape. When both inputs have rank 1 and `fn` averages over the
+    last axis (as `mean_squared_error` or `binary_accuracy` do), that axis is
+    the batch, so each element is kept as its own sample: the epoch mean is
+    then exact for any batching.
+
+    Args:
+        fn: the function, returning one value per sample (or per position).
+        name: defaults to `fn`'s name.
+        dtype: dtype of the state and result; `None` means `floatx()`.
+        **kwargs: passed on to `fn` (and saved in the config).
+
+    >>> import numpy as np
+    >>> def absolute_error(y_true, y_pred):
+    ...     return np.abs(y_true - y_pred)
+    >>> m = MeanMetricWrapper(absolute_error)
+    >>> m.update_state(np.array([0.0, 0.0, 0.0, 0.0]), np.array([1.0, 2.0, 3.0, 4.0]))
+    >>> m.update_state(np.array([0.0, 0.0]), np.array([5.0, 6.0]))
+    >>> float(m.result())
+    3.5
+    """
+
+    def __init__(self, fn, name=None, dtype=None, **kwargs):
+        if not callable(fn):
+            raise TypeError(f"`fn` must be callable. Received: fn={fn!r}")
+        super().__init__(name=name or getattr(fn, "__name__", None), dtype=dtype)
+        self._fn = fn
+        self._fn_kwargs = kwargs
+        self._direction = "down" if _is_loss(fn) else None
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        """Evaluates `fn` on one batch and adds its per-sample values."""
+        y_true = as_array(y_true)
+        y_pred = as_array(y_pred)
+        if y_true.ndim == 1 and y_pred.ndim == 1 and self._fn in _last_axis_mean_fns():
+            y_true, y_pred = y_true[:, None], y_pred[:, None]
+        values = self._fn(y_true, y_pred, **self._fn_kwargs)
+        super().update_state(values, sample_weight=sample_weight)
+
+    def get_config(self):
+        from ..saving.serialization import serialize_keras_object
+
+        config = super().get_config()
+        config["fn"] = serialize_keras_object(self._fn)
+        config.update(self._fn_kwargs)
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        if "fn" in config:
+            config["fn"] = _resolve_fn(config["fn"])
+        return cls(**config)
+
+
+def _resolve_fn(identifier):
+    """A wrapped function from its saved name: metric functions, then losses."""
+    from .. import losses
+    from . import get
+
+    try:
+        return get(identifier)
+    except ValueError:
+        return losses.get(identifier)
+
+
+def _is_loss(fn):
+    from .. import losses
+
+    return isinstance(fn, losses.Loss) or fn in losses.LOSS_FUNCTIONS
+
+
+def _last_axis_mean_fns():
+    """Functions whose value is a mean over the last axis of elementwise terms."""
+    from .. import losses
+    from . import accuracy_metrics
+
+    return (losses.mean_squared_error, losses.mean_absolute_error, losses.binary_crossentropy,
+            accuracy_metrics.accuracy, accuracy_metrics.binary_accuracy)

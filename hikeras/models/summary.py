@@ -1,0 +1,118 @@
+"""`print_summary`: Keras's model summary table.
+
+The totals are computed from the same `trainable_weights` the optimizer
+updates, so "Trainable params" is exactly the number of scalars training
+changes (frozen layers count as non-trainable).
+"""
+
+import numpy as np
+
+from ..layers.input_layer import InputLayer
+
+
+def _count(weights):
+    return int(sum(np.prod(w.shape, dtype=np.int64) for w in weights))
+
+
+def _shape_text(shapes):
+    if len(shapes) != 1:
+        return "multiple"
+    shape = shapes[0]
+    if isinstance(shape, list):
+        return str([tuple(s) for s in shape])
+    return str(tuple(shape))
+
+
+def _rows(model):
+    """(name (type), output shape, params, connected-to list) per layer."""
+    graph_nodes = getattr(model, "_nodes_in_order", None)
+    sequential_graph = getattr(model, "_graph", None)
+    rows = []
+    if graph_nodes is not None:  # functional
+        for layer in model.layers:
+            own = [n for n in graph_nodes if n.layer is layer]
+            if isinstance(layer, InputLayer):
+                shapes = [layer.batch_shape]
+            else:
+                shapes = [_tensor_shapes(n.outputs) for n in own]
+            connected = [f"{t._keras_history.layer.name}[{t._keras_history.node_index}]"
+                         f"[{t._keras_history.tensor_index}]"
+                         for n in own for t in n.input_tensors]
+            rows.append((layer, _shape_text(shapes), connected))
+    else:
+        tensors = sequential_graph[1:] if sequential_graph is not None else None
+        for i, layer in enumerate(model.layers):
+            shape = _shape_text([tensors[i].shape]) if tensors else "?"
+            rows.append((layer, shape, None))
+    return rows
+
+
+def _tensor_shapes(outputs):
+    if isinstance(outputs, (list, tuple)):
+        return [t.shape for t in outputs]
+    return outputs.shape
+
+
+def print_summary(model, line_length=None, positions=None, print_fn=None, expand_nested=False,
+                  show_trainable=False):
+    """Prints a table of the model's layers, output shapes and parameter counts.
+
+    Args:
+        model: a built model.
+        line_length: total width (default 65, or 98 for functional models).
+        positions: column right edges, as fractions or absolute positions.
+        print_fn: called with each line (default `print`).
+        expand_nested, show_trainable: accepted for Keras compatibility;
+            `show_trainable` adds a Trainable column.
+    """
+    if not model.built:
+        raise ValueError(
+            f"Model '{model.name}' has not been built yet, so it has no summary. Build it "
+            "by starting with `hikeras.Input(shape)`, calling `build(input_shape)`, or "
+            "calling it on a batch of data."
+        )
+    print_fn = print_fn or print
+    functional = getattr(model, "_nodes_in_order", None) is not None
+    line_length = line_length or (98 if functional else 65)
+    positions = positions or ([0.3, 0.6, 0.7, 1.0] if functional else [0.45, 0.85, 1.0])
+    if positions[-1] <= 1:
+        positions = [int(line_length * p) for p in positions]
+    headers = ["Layer (type)", "Output Shape", "Param #"] + (["Connected to"] if functional
+                                                             else [])
+    if show_trainable:
+        headers.append("Trainable")
+        positions = positions + [line_length + 11]
+        line_length += 11
+
+    def emit(fields):
+        line = ""
+        for i, field in enumerate(fields):
+            if i > 0:
+                line = line[:-1] + " "
+            line += str(field)
+            line = line[:positions[i]]
+            line += " " * (positions[i] - len(line))
+        print_fn(line.rstrip())
+
+    print_fn(f'Model: "{model.name}"')
+    print_fn("_" * line_length)
+    emit(headers)
+    print_fn("=" * line_length)
+    rows = _rows(model)
+    for i, (layer, shape, connected) in enumerate(rows):
+        params = layer.count_params() if layer.built else 0
+        fields = [f"{layer.name} ({type(layer).__name__})", shape, f"{params:,}"]
+        if functional:
+            fields.append(connected[0] if connected else "[]")
+        if show_trainable:
+            fields.append("Y" if layer.trainable else "N")
+        emit(fields)
+        for extra in (connected or [])[1:]:
+            emit(["", "", ""] + [extra])
+        print_fn("=" * line_length if i == len(rows) - 1 else "")
+    total = _count(model.weights)
+    trainable = _count(model.trainable_weights)
+    print_fn(f"Total params: {total:,}")
+    print_fn(f"Trainable params: {trainable:,}")
+    print_fn(f"Non-trainable params: {total - trainable:,}")
+    print_fn("_" * line_length)

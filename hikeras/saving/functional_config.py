@@ -1,0 +1,122 @@
+"""Functional model <-> config, in the Keras 2 dialect (which Keras 3 also reads).
+
+A config lists each layer with its `inbound_nodes`: for every call of the
+layer inside this model, the `[layer_name, node_index, tensor_index, kwargs]`
+of each input tensor. Node indices count only the calls that belong to this
+model, so a layer shared with another model still numbers from 0 here.
+"""
+
+from ..layers.node import KerasTensor
+from ..utils import tree
+from .object_registration import custom_object_scope
+from .serialization import serialize_keras_object
+
+
+def _model_node_indices(model):
+    """`{id(node): index among the layer's nodes that belong to this model}`."""
+    members = {id(n) for n in model._nodes_in_order}
+    members.update(id(t._keras_history.layer._inbound_nodes[0]) for t in model.inputs)
+    index = {}
+    for layer in model.layers:
+        k = 0
+        for node in layer._inbound_nodes:
+            if id(node) in members:
+                index[id(node)] = k
+                k += 1
+    return index
+
+
+def _tensor_ref(tensor, node_index):
+    layer, node_idx, tensor_idx = tensor._keras_history
+    return [layer.name, node_index[id(layer._inbound_nodes[node_idx])], tensor_idx]
+
+
+def functional_config(model):
+    """The JSON-able config of a functional model."""
+    node_index = _model_node_indices(model)
+    layers = []
+    for layer in model.layers:
+        inbound = []
+        for node in layer._inbound_nodes:
+            if id(node) not in node_index or node.is_input:
+                continue
+            kwargs = {k: v for k, v in node.call_kwargs.items()
+                      if not isinstance(v, KerasTensor)}
+            inbound.append([_tensor_ref(t, node_index) + [kwargs] for t in node.input_tensors])
+        entry = serialize_keras_object(layer)
+        entry["name"] = layer.name
+        entry["inbound_nodes"] = inbound
+        layers.append(entry)
+    return {
+        "name": model.name,
+        "trainable": model.trainable,
+        "layers": layers,
+        "input_layers": [_tensor_ref(t, node_index) for t in model.inputs],
+        "output_layers": [_tensor_ref(t, node_index) for t in model.outputs],
+    }
+
+
+def functional_from_config(config, custom_objects=None):
+    """Rebuilds a functional model by replaying its layer calls."""
+    from ..layers import deserialize
+    from ..models.functional import Functional
+
+    with custom_object_scope(custom_objects):
+        created = {}
+        for layer_config in config["layers"]:
+            layer = deserialize({"class_name": layer_config["class_name"],
+                                 "config": layer_config["config"]})
+            created[layer_config["name"]] = layer
+        outputs_by_layer = {name: [] for name in created}
+        for name, layer in created.items():
+            if not layer._inbound_nodes:
+                continue
+            outputs_by_layer[name].append(layer.output)  # InputLayer: node 0
+        pending = [(c["name"], _node_entries(n)) for c in config["layers"]
+                   for n in c.get("inbound_nodes", [])]
+        while pending:
+            remaining, blocked = [], set()
+            for name, entries in pending:
+                inputs = [_resolve(outputs_by_layer, e) for e in entries]
+                # A layer's calls must replay in order, so node indices line up.
+                if name in blocked or any(x is None for x in inputs):
+                    remaining.append((name, entries))
+                    blocked.add(name)
+                    continue
+                kwargs = entries[0][3] if entries and len(entries[0]) > 3 else {}
+                arg = inputs[0] if len(inputs) == 1 else inputs
+                outputs_by_layer[name].append(created[name](arg, **(kwargs or {})))
+            if len(remaining) == len(pending):
+                raise ValueError(
+                    "The model config cannot be rebuilt: layers "
+                    f"{sorted({n for n, _ in remaining})} depend on tensors that are never "
+                    "produced. The file may be corrupt."
+                )
+            pending = remaining
+        inputs = [_resolve(outputs_by_layer, e) for e in _triples(config["input_layers"])]
+        outputs = [_resolve(outputs_by_layer, e) for e in _triples(config["output_layers"])]
+        return Functional(inputs if len(inputs) > 1 else inputs[0],
+                          outputs if len(outputs) > 1 else outputs[0],
+                          name=config.get("name"), trainable=config.get("trainable", True))
+
+
+def _node_entries(node):
+    """Keras 2 node entries: a list of `[name, node_index, tensor_index, kwargs]`."""
+    return [list(e) for e in node]
+
+
+def _triples(spec):
+    """`input_layers`/`output_layers`: a list of triples, or one bare triple."""
+    if spec and isinstance(spec[0], str):
+        return [spec]
+    return spec
+
+
+def _resolve(outputs_by_layer, entry):
+    name, node_index, tensor_index = entry[0], entry[1], entry[2]
+    produced = outputs_by_layer.get(name)
+    if produced is None:
+        raise ValueError(f"The model config refers to an unknown layer '{name}'.")
+    if node_index >= len(produced):
+        return None
+    return tree.flatten(produced[node_index])[tensor_index]
