@@ -158,7 +158,8 @@ def serialize(activation):
 def deserialize(config, custom_objects=None):
     """An activation function from its name (or a Keras function-config dict)."""
     if isinstance(config, dict) and config.get("class_name") == "function":
-        config = config.get("config")  # Keras 3 writes functions as {"class_name": "function", ...}
+        # Keras 3 writes a function as {"class_name": "function", "config": NAME, ...}
+        config = config.get("config")
     return deserialize_keras_object(config, ALL_OBJECTS_DICT, custom_objects,
                                     printable_module_name="activation")
 

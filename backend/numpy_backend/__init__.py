@@ -2,7 +2,10 @@
 
 import numpy as xp
 
-from . import arithmetic, linalg  # noqa: F401  (importing registers the kernels)
+from . import (  # noqa: F401  (importing registers the kernels)
+    activations, arithmetic, comparison, indexing, joining, linalg, losses, math,
+    random_ops, rectifiers, reductions, shape_ops,
+)
 from ._registry import ops
 
 name = "numpy"

@@ -62,9 +62,8 @@ def standardize_shape(shape):
     try:
         shape = tuple(int(d) for d in shape)
     except TypeError:
-        raise ValueError(
-            f"An initializer needs a fully known shape (a tuple of ints). Received: shape={shape!r}"
-        ) from None
+        raise ValueError("An initializer needs a fully known shape (a tuple of ints). "
+                         f"Received: shape={shape!r}") from None
     if any(d < 0 for d in shape):
         raise ValueError(f"Shape dimensions must be non-negative. Received: shape={shape}")
     return shape

@@ -176,9 +176,11 @@ class VarianceScaling(RandomInitializer):
 
     def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
         if scale <= 0.0:
-            raise ValueError(f"Argument `scale` must be a positive float. Received: scale={scale}")
+            raise ValueError(
+                f"Argument `scale` must be a positive float. Received: scale={scale}")
         if mode not in self._MODES:
-            raise ValueError(f"Invalid `mode`; expected one of {self._MODES}. Received: mode={mode!r}")
+            raise ValueError(
+                f"Invalid `mode`; expected one of {self._MODES}. Received: mode={mode!r}")
         distribution = str(distribution).lower()
         if distribution == "normal":
             distribution = "truncated_normal"
@@ -196,7 +198,8 @@ class VarianceScaling(RandomInitializer):
         dtype = require_float_dtype(dtype, self)
         shape = standardize_shape(shape)
         fan_in, fan_out = compute_fans(shape)
-        fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
+        fan = {"fan_in": fan_in, "fan_out": fan_out,
+               "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
         variance = self.scale / max(1.0, fan)
         rng = self._generator()
         if self.distribution == "truncated_normal":

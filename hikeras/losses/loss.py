@@ -43,6 +43,13 @@ def to_snake_case(name):
     return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()
 
 
+def standardize_dtype(dtype):
+    """A dtype name from None (`floatx()`), a string, a numpy dtype or a Keras policy dict."""
+    if isinstance(dtype, dict):  # {"class_name": "DTypePolicy", "config": {"name": ...}}
+        dtype = (dtype.get("config") or {}).get("name")
+    return np.dtype(dtype or floatx()).name
+
+
 def as_tensor_or_array(x, dtype=None):
     """`x` as a numpy array, or unchanged if it is already a hikeras `Tensor`.
 
@@ -85,10 +92,12 @@ class Loss:
     {'name': 'absolute_error', 'reduction': 'sum_over_batch_size'}
     """
 
+    _cast_labels = True  # False for losses taking integer class indices
+
     def __init__(self, name=None, reduction="sum_over_batch_size", dtype=None):
         self.name = name or to_snake_case(type(self).__name__)
         self.reduction = standardize_reduction(reduction)
-        self._dtype = np.dtype(dtype or floatx()).name
+        self._dtype = standardize_dtype(dtype)
 
     @property
     def dtype(self):
@@ -108,7 +117,9 @@ class Loss:
             A scalar (or the per-sample values for reduction `"none"`).
         """
         y_pred = as_tensor_or_array(y_pred, self._dtype)
-        y_true = as_tensor_or_array(y_true)
+        # Like Keras, labels compute in the loss dtype (int labels times float32
+        # predictions would otherwise promote to float64); sparse losses opt out.
+        y_true = as_tensor_or_array(y_true, self._dtype if self._cast_labels else None)
         values = self.call(y_true, y_pred)
         mask = self._loss_mask(y_true, y_pred)
         return reduce_weighted_values(values, sample_weight, mask, self.reduction)

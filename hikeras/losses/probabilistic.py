@@ -174,7 +174,7 @@ def _sparse_labels(y_true, y_pred, axis, ignore_class):
         if fractional.any():
             raise ValueError(
                 "sparse_categorical_crossentropy expects integer class indices as labels. "
-                f"Received: a label value of {labels[fractional].flat[0]!r} "
+                f"Received: a label value of {labels[fractional].flat[0].item()!r} "
                 f"(y_true.shape={np.shape(y_true)}, y_pred.shape={pred_shape})"
             )
     valid = None if ignore_class is None else labels != ignore_class
@@ -183,7 +183,7 @@ def _sparse_labels(y_true, y_pred, axis, ignore_class):
     if checked.size and (checked.min() < 0 or checked.max() >= num_classes):
         bad = checked[(checked < 0) | (checked >= num_classes)]
         raise ValueError(
-            f"sparse_categorical_crossentropy received a label value of {bad.flat[0]!r}, "
+            f"sparse_categorical_crossentropy received a label value of {bad.flat[0].item()!r}, "
             f"outside the valid range [0, {num_classes}) for y_pred with {num_classes} "
             f"classes ({bad.size} label(s) out of range). Received: "
             f"y_true.shape={np.shape(y_true)}, y_pred.shape={pred_shape}"
@@ -282,6 +282,8 @@ class SparseCategoricalCrossentropy(LossFunctionWrapper):
     >>> round(float(scce(np.array([1, 2]), np.array([[0.05, 0.95, 0], [0.1, 0.8, 0.1]]))), 3)
     1.177
     """
+
+    _cast_labels = False  # labels stay integer class indices
 
     def __init__(self, from_logits=False, ignore_class=None,
                  reduction="sum_over_batch_size", name="sparse_categorical_crossentropy",

@@ -40,7 +40,7 @@ def mean_squared_error(y_true, y_pred):
     [2.5]
     """
     y_true, y_pred = _prepare("mean_squared_error", y_true, y_pred)
-    return ops.mean(ops.square(y_true - y_pred), axis=-1)
+    return ops.mean(ops.square(ops.subtract(y_true, y_pred)), axis=-1)
 
 
 def mean_absolute_error(y_true, y_pred):
@@ -58,7 +58,7 @@ def mean_absolute_error(y_true, y_pred):
     [1.5]
     """
     y_true, y_pred = _prepare("mean_absolute_error", y_true, y_pred)
-    return ops.mean(ops.abs(y_true - y_pred), axis=-1)
+    return ops.mean(ops.abs(ops.subtract(y_true, y_pred)), axis=-1)
 
 
 class MeanSquaredError(LossFunctionWrapper):

@@ -6,17 +6,10 @@ exact however the data was batched. Metrics are never differentiated: their
 updates run on plain numpy, outside any gradient recording.
 """
 
-import re
-
 import numpy as np
 
-from ..backend import Tensor, Variable, floatx
-
-
-def to_snake_case(name):
-    """`"SparseCategoricalAccuracy"` -> `"sparse_categorical_accuracy"`."""
-    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()
+from ..backend import Tensor, Variable
+from ..losses.loss import standardize_dtype, to_snake_case
 
 
 def as_array(x, dtype=None):
@@ -57,7 +50,7 @@ class Metric:
 
     def __init__(self, name=None, dtype=None):
         self.name = name or to_snake_case(type(self).__name__)
-        self._dtype = np.dtype(dtype or floatx()).name
+        self._dtype = standardize_dtype(dtype)
         self._variables = []
 
     @property

@@ -39,7 +39,10 @@ def _snake_case(name):
 
 
 def _shortest_float(value):
-    """The shortest decimal that rounds to `value` in its dtype: 0.001, not 0.0010000000474974513."""
+    """The shortest decimal that rounds to `value` in its dtype.
+
+    A float32 learning rate of 0.001 reads back as 0.001, not 0.0010000000474974513.
+    """
     return float(str(value[()]))
 
 
@@ -116,9 +119,10 @@ class Optimizer:
     @staticmethod
     def _accept_keras_kwargs(kwargs):
         for key, off in _INACTIVE_KERAS_ARGS.items():
-            if key in kwargs and kwargs.pop(key) not in (off, None):
+            value = kwargs.pop(key, off)
+            if value not in (off, None):
                 raise ValueError(f"hikeras optimizers do not support `{key}`. "
-                                 f"Received: {key}=True")
+                                 f"Received: {key}={value!r}")
         for key in _IGNORED_KERAS_ARGS:
             kwargs.pop(key, None)
         if kwargs.pop("decay", None):
