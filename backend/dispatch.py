@@ -88,6 +88,9 @@ def _record(op, values, refs, attrs, tapes):
     if op.residual:
         out, residual = out
     outs = (out,) if op.num_outputs == 1 else tuple(out)
+    # numpy reductions and ufuncs on 0-d arrays return numpy scalars; a Tensor
+    # always holds an ndarray (so `np.asarray(tensor)` and in-place ops work).
+    outs = tuple(o if type(o) is np.ndarray else np.asarray(o) for o in outs)
     save_in, save_out = op.save_inputs, op.save_outputs
     node = Node(
         op, attrs, refs,

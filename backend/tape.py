@@ -118,12 +118,19 @@ class GradientTape:
         if not self.persistent:
             self._nodes = []
         grads = []
+        handed_out = set()
         for source, ref in zip(flat, refs):
             g = results.get(ref) if ref is not None else None
             if g is None and unconnected_gradients == "zero":
                 g = np.zeros(np.shape(np.asarray(source)), dtype=np.asarray(source).dtype)
             elif g is not None:
                 g = _match_shape(g, source)
+                # A VJP may pass one array to several inputs (`add` does); give
+                # each distinct source its own array, since callers may update
+                # gradients in place.
+                if id(g) in handed_out:
+                    g = g.copy()
+                handed_out.add(id(g))
             grads.append(g)
         return rebuild(grads)
 
@@ -133,6 +140,10 @@ def _match_shape(g, source):
     g = np.asarray(g)
     if g.shape != tuple(shape):
         g = np.broadcast_to(g, shape).copy()
+    elif not g.flags.writeable:
+        # VJPs may return read-only broadcast views (sum, mean, broadcast_to);
+        # callers such as optimizers may scale gradients in place.
+        g = g.copy()
     return g
 
 

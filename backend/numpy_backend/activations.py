@@ -119,7 +119,7 @@ def gelu(x, approximate=False):
         out *= x
         out *= 0.5
         return out, t
-    cdf = erfc(np.multiply(x, -_SQRT_HALF))
+    cdf = erfc(x, scale=-_SQRT_HALF)
     cdf *= 0.5
     return x * cdf, cdf
 

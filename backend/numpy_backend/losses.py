@@ -49,9 +49,11 @@ def softmax_cross_entropy(logits, labels, axis=-1):
 
 @softmax_cross_entropy.defvjp
 def _softmax_ce_vjp(node, g):
-    labels, log_p = node.inputs[1], node.residual
+    log_p = node.residual
     logits_shape, labels_shape = node.input_shapes
-    axis = _class_axis(node.attrs.get("axis", -1), log_p.ndim)
+    shape = np.broadcast_shapes(logits_shape, labels_shape)
+    labels = np.broadcast_to(node.inputs[1], shape)
+    axis = _class_axis(node.attrs.get("axis", -1), len(shape))
     g = np.expand_dims(g, axis)
     g_logits = g_labels = None
     if node.input_refs[0] is not None:

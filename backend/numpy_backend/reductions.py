@@ -136,7 +136,8 @@ def logsumexp(x, axis=None, keepdims=False):
     z = np.subtract(x, shift)
     z = np.exp(z, out=scratch(z))
     total = np.sum(z, axis=axis, keepdims=True)
-    out = np.log(total, out=scratch(total))
+    with np.errstate(divide="ignore"):  # an all -inf slice has logsumexp -inf
+        out = np.log(total, out=scratch(total))
     out += shift
     return out if keepdims else np.squeeze(out, axis=axis)
 

@@ -14,6 +14,7 @@ Everything here runs under a `GradientTape`, so predictions are only ever
 touched through `hikeras.ops`; labels and weights are plain numpy.
 """
 
+import math
 import re
 
 import numpy as np
@@ -272,7 +273,7 @@ def reduce_weighted_values(values, sample_weight=None, mask=None,
     if mask is not None:
         mask = align_sample_weight(np.asarray(mask, dtype=dtype), shape)
         if reduction in ("sum_over_batch_size", "mean"):
-            mask = mask * _divide_no_nan(float(np.prod(shape)), float(mask.sum()))
+            mask = mask * _divide_no_nan(float(math.prod(shape)), float(mask.sum()))
         weight = mask if weight is None else weight * mask
     if weight is not None:
         values = values * weight.astype(dtype, copy=False)
@@ -284,7 +285,7 @@ def reduce_weighted_values(values, sample_weight=None, mask=None,
     if reduction == "mean_with_sample_weight" and weight is not None:
         divisor = float(np.broadcast_to(weight, shape).sum())
     else:
-        divisor = float(np.prod(shape))
+        divisor = float(math.prod(shape))
     if divisor == 0.0:
         return total * 0.0  # no values (or all weights zero): 0 with a zero gradient
     return total / np.asarray(divisor, dtype=dtype)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tests.helpers.check_op import case, random_array
+from tests.helpers.check_op import case, params, random_array
 
 rng = np.random.default_rng(2)
 
@@ -101,7 +101,7 @@ CASES += [
 ]
 
 
-@pytest.mark.parametrize("op_case", CASES, ids=str)
+@pytest.mark.parametrize("op_case", params(CASES))
 def test_op(op_case):
     op_case.run()
 

@@ -246,6 +246,7 @@ class OpCase:
     reference: Callable[..., Any] | None = None
     options: dict = dataclasses.field(default_factory=dict)
     label: str = ""
+    marks: tuple = ()
 
     def run(self):
         check_op(self.name, *self.inputs, attrs=self.attrs, reference=self.reference,
@@ -258,9 +259,16 @@ class OpCase:
         return f"{self.name}[{self.label or shapes}]"
 
 
-def case(name, *inputs, attrs=None, reference=None, label="", **options):
+def case(name, *inputs, attrs=None, reference=None, label="", marks=(), **options):
     """Shorthand for an `OpCase`; extra keyword arguments go to `check_op`."""
-    return OpCase(name, inputs, dict(attrs or {}), reference, options, label)
+    return OpCase(name, inputs, dict(attrs or {}), reference, options, label, tuple(marks))
+
+
+def params(cases):
+    """`cases` as pytest parameters, with their ids and marks."""
+    import pytest
+
+    return [pytest.param(c, id=str(c), marks=c.marks) for c in cases]
 
 
 def random_array(rng, *shape, low=-2.0, high=2.0, avoid=(), margin=0.05):
@@ -274,3 +282,21 @@ def random_array(rng, *shape, low=-2.0, high=2.0, avoid=(), margin=0.05):
         near = np.abs(x - point) < margin
         x[near] = point + np.where(x[near] >= point, margin, -margin)
     return x
+
+
+def load_cases(directory):
+    """All `OpCase`s declared in the `CASES` tables of `directory/test_ops_*.py`.
+
+    The modules are loaded from their files, so the result does not depend
+    on which tests ran before.
+    """
+    import importlib.util
+    import pathlib
+
+    cases = []
+    for path in sorted(pathlib.Path(directory).glob("test_ops_*.py")):
+        spec = importlib.util.spec_from_file_location(f"_cases_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        cases.extend(module.CASES)
+    return cases

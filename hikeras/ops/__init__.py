@@ -1,0 +1,45 @@
+"""The op namespace for custom layers, losses and metrics, like `keras.ops`.
+
+Every function works on numpy arrays, Python numbers, tensors recorded by a
+`GradientTape` and symbolic tensors alike; each is a thin call into
+`hikeras.backend`, where the kernels and their gradients live.
+
+>>> import numpy as np
+>>> from hikeras import ops
+>>> ops.sum(ops.square(np.array([1.0, 2.0]))).item()
+5.0
+"""
+
+from .core import (
+    cast, convert_to_numpy, convert_to_tensor, dtype, is_tensor, shape, stop_gradient,
+)
+from .math import logsumexp, rsqrt
+from .nn import (
+    binary_crossentropy, categorical_crossentropy, elu, gelu, hard_sigmoid, hard_silu,
+    hard_swish, leaky_relu, log_softmax, one_hot, relu, relu6, selu, sigmoid, silu, softmax,
+    softplus, softsign, sparse_categorical_crossentropy, swish, tanh,
+)
+from .numpy import (
+    abs, absolute, add, arange, argmax, argmin, broadcast_to, clip, concatenate, divide, dot,
+    equal, exp, expand_dims, expm1, eye, floor, full, full_like, greater, greater_equal, less,
+    less_equal, log, log1p, logical_and, logical_not, logical_or, matmul, max, maximum, mean,
+    min, minimum, multiply, ndim, negative, not_equal, ones, ones_like, pad, power, prod,
+    repeat, reshape, round, sign, size, split, sqrt, square, squeeze, stack, std, subtract,
+    sum, take, tile, transpose, true_divide, var, where, zeros, zeros_like,
+)
+
+__all__ = [
+    "abs", "absolute", "add", "arange", "argmax", "argmin", "binary_crossentropy",
+    "broadcast_to", "cast", "categorical_crossentropy", "clip", "concatenate",
+    "convert_to_numpy", "convert_to_tensor", "divide", "dot", "dtype", "elu", "equal", "exp",
+    "expand_dims", "expm1", "eye", "floor", "full", "full_like", "gelu", "greater",
+    "greater_equal", "hard_sigmoid", "hard_silu", "hard_swish", "is_tensor", "leaky_relu",
+    "less", "less_equal", "log", "log1p", "log_softmax", "logical_and", "logical_not",
+    "logical_or", "logsumexp", "matmul", "max", "maximum", "mean", "min", "minimum",
+    "multiply", "ndim", "negative", "not_equal", "one_hot", "ones", "ones_like", "pad",
+    "power", "prod", "relu", "relu6", "repeat", "reshape", "round", "rsqrt", "selu", "shape",
+    "sigmoid", "sign", "silu", "size", "softmax", "softplus", "softsign",
+    "sparse_categorical_crossentropy", "split", "sqrt", "square", "squeeze", "stack", "std",
+    "stop_gradient", "subtract", "sum", "swish", "take", "tanh", "tile", "transpose",
+    "true_divide", "var", "where", "zeros", "zeros_like",
+]

@@ -1,0 +1,118 @@
+"""Core ops: conversion between arrays and tensors, shapes, casts.
+
+On the numpy backend the native tensor type is `numpy.ndarray`: outside a
+`GradientTape` every op returns plain arrays. Inside one, ops on tracked
+values return `hikeras.backend.Tensor`s, and symbolic inputs
+(`SymbolicTensor`, from `hikeras.Input`) give symbolic outputs.
+"""
+
+import numpy as np
+
+from .. import backend
+from ..backend import SymbolicTensor, Tensor
+
+_PYTHON_SCALARS = (bool, int, float)
+
+
+def _standard_dtype(value, array):
+    """Keras's dtype for data given as Python scalars or lists (floatx, int32)."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return array.dtype
+    if array.dtype == np.float64:
+        return np.dtype(backend.floatx())
+    if array.dtype == np.int64:
+        return np.dtype("int32")
+    return array.dtype
+
+
+def as_array(value, dtype=None):
+    """`value` (array-like, not a tensor) as a numpy array with Keras's default dtypes."""
+    array = np.asarray(value)
+    dtype = _standard_dtype(value, array) if dtype is None else np.dtype(dtype)
+    return array if array.dtype == dtype else array.astype(dtype)
+
+
+def operand(x):
+    """Prepares an op input: tensors and arrays pass through, Python scalars stay
+    "weak" (so `float32 + 1.0` stays float32), and lists become arrays."""
+    if isinstance(x, (Tensor, SymbolicTensor, np.ndarray, np.generic)) or isinstance(
+            x, _PYTHON_SCALARS):
+        return x
+    if isinstance(x, (list, tuple)):
+        return as_array(x)
+    raise TypeError(
+        "Expected a tensor, a numpy array, a Python number or a list. "
+        f"Received: x of type {type(x).__name__}"
+    )
+
+
+def tensor_operand(x):
+    """Like `operand`, but a lone Python scalar becomes an array of Keras's dtype."""
+    x = operand(x)
+    return as_array(x) if isinstance(x, _PYTHON_SCALARS) else x
+
+
+def operands(*xs):
+    """Prepares several inputs; when all are Python scalars they become arrays."""
+    xs = [operand(x) for x in xs]
+    if all(isinstance(x, _PYTHON_SCALARS) for x in xs):
+        xs = [as_array(x) for x in xs]
+    return xs
+
+
+def convert_to_tensor(x, dtype=None, sparse=None):
+    """Converts `x` to a tensor: a numpy array, or a `Tensor`/`SymbolicTensor` as is.
+
+    Python floats (and lists of them) become `floatx()`, Python ints int32.
+    A tensor whose dtype differs from `dtype` is cast (differentiably).
+
+    >>> convert_to_tensor([1.0, 2.0]).dtype
+    dtype('float32')
+    """
+    if sparse:
+        raise ValueError(f"Sparse tensors are not supported. Received: sparse={sparse}")
+    if isinstance(x, (Tensor, SymbolicTensor)):
+        if dtype is not None and x.dtype != np.dtype(dtype):
+            return cast(x, dtype)
+        return x
+    return as_array(x, dtype)
+
+
+def convert_to_numpy(x):
+    """The numpy array holding the values of `x` (a tensor, array or list)."""
+    if isinstance(x, SymbolicTensor):
+        raise TypeError(
+            "A symbolic tensor has no values to convert; call the model on data instead. "
+            f"Received: x={x!r}"
+        )
+    if isinstance(x, Tensor):
+        return x.value
+    return np.asarray(x)
+
+
+def is_tensor(x):
+    """Whether `x` is a tensor of this backend (an array, `Tensor` or `SymbolicTensor`)."""
+    return isinstance(x, (np.ndarray, Tensor, SymbolicTensor))
+
+
+def shape(x):
+    """The shape of `x` as a tuple; symbolic tensors may have `None` entries."""
+    if isinstance(x, (Tensor, SymbolicTensor)):
+        return tuple(x.shape)
+    return np.shape(x)
+
+
+def dtype(x):
+    """The dtype name of `x`, e.g. `"float32"`."""
+    found = getattr(x, "dtype", None)
+    return np.dtype(as_array(x).dtype if found is None else found).name
+
+
+def cast(x, dtype):
+    """Casts `x` to `dtype`; float-to-float casts pass gradients back."""
+    return backend.apply("cast", tensor_operand(x), dtype=np.dtype(dtype))
+
+
+def stop_gradient(variable):
+    """`variable`'s values, excluded from gradient computation."""
+    return backend.apply("stop_gradient", tensor_operand(variable))
