@@ -12,7 +12,7 @@ from .config import (
     set_floatx,
     set_image_data_format,
 )
-from .dispatch import apply, get_op
+from .dispatch import apply, get_op, set_symbolic_interceptor
 from .executor import kahn_order
 from .numpy_backend.linalg import FUSED_DENSE_ACTIVATIONS
 from .registry import Op, OpRegistry
@@ -36,5 +36,5 @@ __all__ = [
     "FUSED_DENSE_ACTIVATIONS", "GradientTape", "Op", "OpRegistry", "REQUIRED_ATTRIBUTES", "SymbolicTensor", "Tensor",
     "Variable", "apply", "available_backends", "backend", "clear_session", "epsilon", "floatx",
     "get_backend", "get_op", "image_data_format", "kahn_order", "register_backend",
-    "set_backend", "set_epsilon", "set_floatx", "set_image_data_format",
+    "set_backend", "set_epsilon", "set_symbolic_interceptor", "set_floatx", "set_image_data_format",
 ]

@@ -18,6 +18,17 @@ from .tensor import SymbolicTensor, Tensor, new_ref, spec_of
 
 _local = threading.local()
 _ops = {}  # the active backend's name -> Op table, set by selection.set_backend
+_symbolic_interceptor = None
+
+
+def set_symbolic_interceptor(fn):
+    """Installs `fn(name, inputs, attrs)`, consulted before shape rules run.
+
+    The front end uses it to turn ops on its graph-building tensors into graph
+    nodes; `fn` returns `NotImplemented` to let the shape rule answer.
+    """
+    global _symbolic_interceptor
+    _symbolic_interceptor = fn
 
 
 def active_tapes():
@@ -52,7 +63,7 @@ def apply(name, *inputs, **attrs):
         if isinstance(x, Tensor):
             values.append(x.value)
         elif isinstance(x, SymbolicTensor):
-            return op.shape_rule(*[spec_of(v) for v in inputs], **attrs)
+            return _apply_symbolic(op, inputs, attrs)
         else:
             values.append(x)
     tapes = getattr(_local, "tapes", None)
@@ -62,6 +73,14 @@ def apply(name, *inputs, **attrs):
             return _record(op, values, refs, attrs, tapes)
     out = op.forward(*values, **attrs)
     return out[0] if op.residual else out
+
+
+def _apply_symbolic(op, inputs, attrs):
+    if _symbolic_interceptor is not None:
+        result = _symbolic_interceptor(op.name, inputs, attrs)
+        if result is not NotImplemented:
+            return result
+    return op.shape_rule(*[spec_of(v) for v in inputs], **attrs)
 
 
 def _input_refs(inputs, tapes):

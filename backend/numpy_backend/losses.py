@@ -134,8 +134,9 @@ def sigmoid_cross_entropy(logits, labels):
     e = np.exp(e, out=scratch(e))  # exp(-|x|) serves the loss and the sigmoid
     loss = np.maximum(logits, 0) - logits * labels
     loss += np.log1p(e)
-    sig = np.where(np.greater_equal(logits, 0), 1.0, e)
     e += 1.0
+    sig = np.minimum(logits, 0.0)  # sigmoid = exp(min(x, 0)) / (1 + exp(-|x|))
+    sig = np.exp(sig, out=scratch(sig))
     sig /= e
     return loss, sig
 

@@ -103,13 +103,17 @@ def round_(x, decimals=0):
 
 
 def _selected_grads(node, g, first_mask):
-    """Routes `g` to the first input where `first_mask` holds, else the second."""
+    """Routes `g` to the first input where `first_mask` holds, else the second.
+
+    Masks are applied by multiplication: `np.where` is several times slower
+    on unpredictable masks.
+    """
     sx, sy = node.input_shapes
     gx = gy = None
     if node.input_refs[0] is not None:
-        gx = unbroadcast(np.where(first_mask, g, 0), sx)
+        gx = unbroadcast(g * first_mask, sx)
     if node.input_refs[1] is not None:
-        gy = unbroadcast(np.where(first_mask, 0, g), sy)
+        gy = unbroadcast(g * ~first_mask, sy)
     return gx, gy
 
 
@@ -151,10 +155,11 @@ def _where_vjp(node, g):
     condition = node.inputs[0]
     _, sx, sy = node.input_shapes
     gx = gy = None
+    condition = np.asarray(condition, dtype=bool)
     if node.input_refs[1] is not None:
-        gx = unbroadcast(np.where(condition, g, 0), sx)
+        gx = unbroadcast(g * condition, sx)
     if node.input_refs[2] is not None:
-        gy = unbroadcast(np.where(condition, 0, g), sy)
+        gy = unbroadcast(g * ~condition, sy)
     return None, gx, gy
 
 
@@ -174,7 +179,7 @@ def _clip_vjp(node, g):
         inside &= np.greater_equal(x, x_min)
     if x_max is not None:
         inside &= np.less_equal(x, x_max)
-    return (np.where(inside, g, 0),)
+    return (g * inside,)
 
 
 def _cast_shape(x, dtype, **_):

@@ -66,7 +66,7 @@ def _extremum_vjp(node, g):
     x, out = node.inputs[0], node.outputs[0]
     hits = np.equal(x, _kept(node, out))
     share = _kept(node, g) / np.sum(hits, axis=_axes(node), keepdims=True)
-    return (np.where(hits, share, 0),)
+    return (share * hits,)
 
 
 @define("max", shape=rules.reduction, save_inputs=(0,), save_outputs=(0,))

@@ -5,11 +5,12 @@ from .core import Activation, Dense
 from .input_layer import Input, InputLayer
 from .input_spec import InputSpec
 from .layer import Layer
+from .op_layer import OpLayer
 from .regularization import Dropout
 from .reshaping import Flatten, Reshape
 
 _LAYERS = {cls.__name__: cls for cls in (
-    Activation, Dense, Dropout, Flatten, InputLayer, Reshape,
+    Activation, Dense, Dropout, Flatten, InputLayer, OpLayer, Reshape,
 )}
 
 
@@ -28,5 +29,5 @@ def deserialize(config, custom_objects=None):
 
 __all__ = [
     "Activation", "Dense", "Dropout", "Flatten", "Input", "InputLayer", "InputSpec", "Layer",
-    "Reshape", "deserialize", "serialize",
+    "OpLayer", "Reshape", "deserialize", "serialize",
 ]

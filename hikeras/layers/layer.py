@@ -107,7 +107,11 @@ class Layer:
     # ----------------------------------------------------------------- naming
     @property
     def name(self):
-        return self._name or self._auto_name or to_snake_case(type(self).__name__)
+        return self._name or self._auto_name or self._base_name()
+
+    def _base_name(self):
+        """The stem of automatic names: the snake-case class name."""
+        return to_snake_case(type(self).__name__)
 
     @name.setter
     def name(self, value):

@@ -1,7 +1,5 @@
 """Per-model layer naming (instead of Keras's process-wide counters)."""
 
-from ..layers.layer import to_snake_case
-
 
 def assign_unique_names(layers):
     """Gives every unnamed layer a name unique among `layers`.
@@ -24,7 +22,7 @@ def assign_unique_names(layers):
     for layer in layers:
         if layer._name or layer._auto_name:
             continue
-        base = to_snake_case(type(layer).__name__)
+        base = layer._base_name()
         candidate, i = base, 0
         while candidate in taken:
             i += 1

@@ -99,14 +99,12 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
         raise ValueError(f"Sparse tensors are not supported. Received: sparse={sparse}")
     x = tensor_operand(x)
     rank = len(shape(x)) + 1
-    axis = axis % rank if -rank <= axis < rank else _axis_error(axis, rank)
+    if not -rank <= axis < rank:
+        raise ValueError(f"axis must be in [-{rank}, {rank}). Received: axis={axis}")
+    axis %= rank
     classes = np.arange(int(num_classes)).reshape(
         tuple(num_classes if i == axis else 1 for i in range(rank)))
     return cast(equal(expand_dims(x, axis), classes), dtype or backend.floatx())
-
-
-def _axis_error(axis, rank):
-    raise ValueError(f"axis must be in [-{rank}, {rank}). Received: axis={axis}")
 
 
 def _prepare(target, output):

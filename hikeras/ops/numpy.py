@@ -14,7 +14,7 @@ import math as _math
 import numpy as np
 
 from .. import backend
-from .core import as_array, cast, operand, operands, shape, tensor_operand
+from .core import as_array, cast, operands, shape, tensor_operand
 
 _apply = backend.apply
 
@@ -107,7 +107,7 @@ def where(condition, x1=None, x2=None):
     tuple of integer arrays, one per axis; not differentiable).
     """
     if x1 is None and x2 is None:
-        return np.nonzero(np.asarray(backend_value(condition)))
+        return np.nonzero(np.asarray(_value(condition)))
     if x1 is None or x2 is None:
         raise ValueError(
             f"where needs both x1 and x2, or neither. Received: x1={x1!r}, x2={x2!r}"
@@ -116,8 +116,8 @@ def where(condition, x1=None, x2=None):
     return _apply("where", condition, x1, x2)
 
 
-def backend_value(x):
-    """The numpy array behind `x` (used where an op needs concrete values)."""
+def _value(x):
+    """The numpy array behind `x` (where a function needs concrete values)."""
     return x.value if isinstance(x, backend.Tensor) else x
 
 
@@ -310,7 +310,7 @@ def ones(shape, dtype=None):
 
 def full(shape, fill_value, dtype=None):
     """A new array filled with `fill_value`."""
-    fill = as_array(backend_value(fill_value))
+    fill = as_array(_value(fill_value))
     return np.full(shape, fill, dtype=fill.dtype if dtype is None else dtype)
 
 

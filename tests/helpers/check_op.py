@@ -16,7 +16,7 @@ b. runs it in float64 under a persistent `GradientTape`, contracts the
    write into the incoming gradient, and gives the same result when run
    twice (so it does not consume its saved arrays or residual). Each input
    is then also differentiated alone, which exercises the VJP's branches
-   for untracked inputs;
+   for untracked inputs. A float32 backward must give float32 gradients;
 c. applies the op to `SymbolicTensor`s of the same shapes and dtypes and
    checks the shape rule against the concrete outputs, then again with the
    leading dimension of every input unknown (`None`), where the result
@@ -81,10 +81,12 @@ def check_op(name, *inputs, attrs=None, reference=None, wrt=None, rtol=1e-5, ato
     if not op.differentiable:
         _check_untracked(name, inputs, attrs)
         return
+    if wrt is None:
+        wrt = [i for i, x in enumerate(inputs) if _is_float_array(x)]
+    wrt = tuple(wrt)
+    _check_float32_gradients(op, inputs32, attrs, wrt)
     if check_grad:
-        if wrt is None:
-            wrt = [i for i, x in enumerate(inputs) if _is_float_array(x)]
-        _check_gradients(op, list(inputs), attrs, tuple(wrt), grad_rtol, grad_atol,
+        _check_gradients(op, list(inputs), attrs, wrt, grad_rtol, grad_atol,
                          np.random.default_rng(seed))
 
 
@@ -173,6 +175,17 @@ def _tape_gradients(op, inputs, attrs, wrt, directions):
         if a is not None:
             np.testing.assert_array_equal(a, b, err_msg=f"{op.name}: a second backward differs")
     return first
+
+
+def _check_float32_gradients(op, inputs32, attrs, wrt):
+    """Gradients of float32 inputs must come back float32 (no silent float64)."""
+    outs = _as_tuple(apply(op.name, *inputs32, **attrs))
+    directions = [np.ones(np.shape(o), np.asarray(o).dtype) for o in outs]
+    inputs32 = [np.copy(x) if isinstance(x, np.ndarray) else x for x in inputs32]
+    grads = _tape_gradients(op, inputs32, attrs, wrt, directions)
+    for i, g in zip(wrt, grads):
+        if g is not None and inputs32[i].dtype == np.float32:
+            assert g.dtype == np.float32, f"{op.name}: float32 input {i} got a {g.dtype} gradient"
 
 
 def _check_gradients(op, inputs, attrs, wrt, rtol, atol, rng):

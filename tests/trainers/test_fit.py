@@ -8,9 +8,9 @@ from hikeras import layers
 def spirals(n=200, seed=0):
     """Two interleaved spirals: not linearly separable."""
     rng = np.random.default_rng(seed)
-    t = np.sqrt(rng.uniform(0.05, 1, n)) * 3 * np.pi
+    t = np.sqrt(rng.uniform(0.05, 1, n)) * 2 * np.pi
     sign = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
-    x = np.stack([sign * t * np.cos(t), sign * t * np.sin(t)], axis=1) / 10
+    x = np.stack([sign * t * np.cos(t), sign * t * np.sin(t)], axis=1) / (2 * np.pi)
     y = (sign > 0).astype("int64")
     return x.astype("float32"), y
 
