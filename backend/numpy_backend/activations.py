@@ -58,8 +58,17 @@ def _tanh_vjp(node, g):
 
 @define("softplus", shape=rules.elementwise_float, save_inputs=(0,))
 def softplus(x):
-    """`log(1 + exp(x))`; `np.logaddexp` evaluates it stably in one pass."""
-    return np.logaddexp(x, 0.0)
+    """`log(1 + exp(x))` as `max(x, 0) + log1p(exp(-|x|))`, which never overflows.
+
+    (`np.logaddexp(x, 0)` is equivalent but an order of magnitude slower.)
+    """
+    x = as_float(x)
+    out = np.abs(x)
+    out = np.negative(out, out=scratch(out))
+    out = np.exp(out, out=scratch(out))
+    out = np.log1p(out, out=scratch(out))
+    out += np.maximum(x, 0.0)
+    return out
 
 
 @softplus.defvjp

@@ -65,7 +65,8 @@ def _extremum_vjp(node, g):
     """Splits the gradient evenly among the entries that attain the extremum."""
     x, out = node.inputs[0], node.outputs[0]
     hits = np.equal(x, _kept(node, out))
-    share = _kept(node, g) / np.sum(hits, axis=_axes(node), keepdims=True)
+    counts = np.sum(hits, axis=_axes(node), keepdims=True, dtype=g.dtype)
+    share = _kept(node, g) / counts
     return (share * hits,)
 
 

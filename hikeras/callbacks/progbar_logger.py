@@ -8,9 +8,14 @@ an interactive terminal and 2 otherwise (so logs of batch jobs stay short).
 import sys
 import time
 
-from tqdm.auto import tqdm
-
 from .callback import Callback
+
+
+def _tqdm(**kwargs):
+    """A tqdm bar on stdout; tqdm is imported on first use to keep `import hikeras` light."""
+    from tqdm.auto import tqdm
+
+    return tqdm(leave=True, dynamic_ncols=True, file=sys.stdout, **kwargs)
 
 
 def resolve_verbose(verbose):
@@ -47,8 +52,8 @@ class ProgbarLogger(Callback):
         self._epoch_start = time.perf_counter()
         epochs = self.params.get("epochs", 1)
         if self._verbose == 1:
-            self._bar = tqdm(total=self.params.get("steps"), desc=f"Epoch {epoch + 1}/{epochs}",
-                             unit="step", leave=True, dynamic_ncols=True, file=sys.stdout)
+            self._bar = _tqdm(total=self.params.get("steps"), desc=f"Epoch {epoch + 1}/{epochs}",
+                              unit="step")
 
     def on_train_batch_end(self, batch, logs=None):
         if self._bar is not None:
@@ -71,8 +76,7 @@ class ProgbarLogger(Callback):
 
     def on_test_begin(self, logs=None):
         if self._mode is None and self._verbose == 1:
-            self._bar = tqdm(total=self.params.get("steps"), desc="Evaluate", unit="step",
-                             leave=True, dynamic_ncols=True, file=sys.stdout)
+            self._bar = _tqdm(total=self.params.get("steps"), desc="Evaluate", unit="step")
 
     def on_test_batch_end(self, batch, logs=None):
         if self._mode is None and self._bar is not None:
@@ -90,8 +94,7 @@ class ProgbarLogger(Callback):
 
     def on_predict_begin(self, logs=None):
         if self._verbose == 1:
-            self._bar = tqdm(total=self.params.get("steps"), desc="Predict", unit="step",
-                             leave=True, dynamic_ncols=True, file=sys.stdout)
+            self._bar = _tqdm(total=self.params.get("steps"), desc="Predict", unit="step")
 
     def on_predict_batch_end(self, batch, logs=None):
         if self._bar is not None:

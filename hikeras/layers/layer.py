@@ -316,7 +316,7 @@ class Layer:
     def __call__(self, *args, **kwargs):
         if not args:
             raise ValueError(f"Layer '{self.name}' was called without inputs.")
-        if any(isinstance(t, KerasTensor) for t in tree.flatten([args, kwargs])):
+        if _has_keras_tensor(args, kwargs):
             return self._symbolic_call(args, kwargs)
         inputs = self._convert_inputs(args[0])
         args = (inputs,) + args[1:]
@@ -436,6 +436,14 @@ class Layer:
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def _has_keras_tensor(args, kwargs):
+    """Whether a call's arguments include graph tensors (fast for one array)."""
+    if len(args) == 1 and type(args[0]) is np.ndarray and all(
+            v is None or isinstance(v, bool) for v in kwargs.values()):
+        return False
+    return any(isinstance(t, KerasTensor) for t in tree.flatten([args, kwargs]))
 
 
 def _build_shape(x):
