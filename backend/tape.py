@@ -136,11 +136,13 @@ class GradientTape:
 
 
 def _match_shape(g, source):
-    shape = source.shape
     g = np.asarray(g)
-    if g.shape != tuple(shape):
-        g = np.broadcast_to(g, shape).copy()
-    elif not g.flags.writeable:
+    if g.shape != tuple(source.shape):
+        raise RuntimeError(
+            f"Internal error: a gradient of shape {g.shape} was computed for a source of "
+            f"shape {tuple(source.shape)}; an op's VJP returned a wrongly shaped gradient."
+        )
+    if not g.flags.writeable:
         # VJPs may return read-only broadcast views (sum, mean, broadcast_to);
         # callers such as optimizers may scale gradients in place.
         g = g.copy()

@@ -74,7 +74,7 @@ def _power_vjp(node, g):
     x, y = node.inputs
     out = node.outputs[0]
     sx, sy = node.input_shapes
-    gx = g * y * np.power(x, np.subtract(y, 1))
+    gx = g * y * np.power(x, y - 1)
     # d/dy x**y = x**y * log(x), defined where x > 0; 0 elsewhere (as TF does).
     safe_log = np.log(np.where(np.greater(x, 0), x, 1))
     gy = g * out * safe_log

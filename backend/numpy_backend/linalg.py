@@ -33,6 +33,10 @@ def matmul(x, y):
 def _matmul_vjp(node, g):
     x, y = node.inputs
     sx, sy = node.input_shapes
+    if x.ndim == 1 and y.ndim == 1:  # inner product: the output gradient is 0-d
+        gx = None if node.input_refs[0] is None else g * y
+        gy = None if node.input_refs[1] is None else g * x
+        return gx, gy
     if x.ndim == 1:
         x = x[None, :]
         g = g[..., None, :]

@@ -39,12 +39,8 @@ for _name, _fn in BINARY.items():
 for _sx, _sy in BINARY_SHAPES:
     CASES.append(case("power", positive(*_sx), r(*_sy), reference=np.power, rtol=2e-5))
 CASES += [
-    # Known bug in arithmetic._power_vjp: with a Python-number exponent,
-    # `np.subtract(y, 1)` is a float64 scalar, which promotes a float32 gradient
-    # to float64. Remove the mark once fixed.
-    case("power", r(4, 3), 3.0, reference=np.power, label="python-exponent",
-         marks=[pytest.mark.xfail(raises=AssertionError, strict=True,
-                                  reason="power VJP promotes float32 to float64")]),
+    # A Python-number exponent must not promote a float32 gradient to float64.
+    case("power", r(4, 3), 3.0, reference=np.power, label="python-exponent"),
     case("negative", r(), reference=np.negative),
     case("negative", r(3, 4), reference=np.negative),
     case("square", r(), reference=np.square),
@@ -55,11 +51,8 @@ MATMUL_SHAPES = [((3, 4), (4, 5)), ((4,), (4, 2)), ((3, 4), (4,)),
                  ((2, 3, 4), (4, 5)), ((2, 3, 4), (2, 4, 5)), ((1, 3, 4), (2, 4, 2)),
                  ((5, 3), (2, 1, 3, 2))]
 CASES += [case("matmul", r(*sx), r(*sy), reference=np.matmul) for sx, sy in MATMUL_SHAPES]
-# Known bug in linalg._matmul_vjp: for a vector . vector product the output
-# gradient is 0-d and `g[..., None, :]` fails. Remove the mark once fixed.
-CASES.append(case("matmul", r(4), r(4), reference=np.matmul, label="vector-vector",
-                  marks=[pytest.mark.xfail(raises=IndexError, strict=True,
-                                           reason="matmul VJP fails for 1-d @ 1-d")]))
+# vector . vector: the output gradient is 0-d.
+CASES.append(case("matmul", r(4), r(4), reference=np.matmul, label="vector-vector"))
 
 
 def _dense_reference(activation):
