@@ -70,7 +70,10 @@ def check_arrays(x, y=None, sample_weight=None):
             f"samples. Received: {', '.join(f'{k} with {v} samples' for k, v in sizes.items())}"
         )
     for name, a in named:
-        if np.issubdtype(a.dtype, np.inexact) and not np.isfinite(a).all():
+        # A NaN or Inf anywhere makes the sum non-finite; only then pay for the
+        # exact element-wise search (a finite sum can still overflow to inf).
+        if (np.issubdtype(a.dtype, np.inexact) and not np.isfinite(np.sum(a))
+                and not np.isfinite(a).all()):
             bad = np.argwhere(~np.isfinite(a))[0]
             value = a[tuple(bad)]
             raise ValueError(

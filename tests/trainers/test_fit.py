@@ -130,3 +130,17 @@ def test_class_weight_scales_loss():
                          class_weight={0: 1.0, 1: 3.0}).history["loss"][0]
     assert plain == pytest.approx(np.log(2), rel=1e-5)
     assert weighted == pytest.approx(np.log(2) * 2.0, rel=1e-5)  # (1+1+3+3)/4
+
+
+def test_float64_models_train_in_float64():
+    hikeras.backend.set_floatx("float64")
+    try:
+        model = hikeras.Sequential([hikeras.Input((3,)), layers.Dense(4, activation="relu"),
+                                    layers.Dense(1)])
+        model.compile(optimizer="adam", loss="mse")
+        x = np.ones((8, 3))
+        model.fit(x, np.ones((8, 1)), epochs=1, verbose=0)
+        assert all(w.dtype == np.float64 for w in model.get_weights())
+        assert model.predict(x, verbose=0).dtype == np.float64
+    finally:
+        hikeras.backend.set_floatx("float32")

@@ -1,0 +1,74 @@
+import os
+import subprocess
+import sys
+import types
+
+import numpy as np
+import pytest
+
+from hikeras import backend
+from hikeras.backend import OpRegistry
+
+
+def _copy_of_numpy_backend(name):
+    numpy_backend = backend.get_backend()
+    module = types.SimpleNamespace(name=name, xp=np, ops=OpRegistry())
+    module.ops._ops.update(numpy_backend.ops._ops)
+    return module
+
+
+def test_register_and_switch_backend():
+    module = _copy_of_numpy_backend("numpy_copy")
+    backend.register_backend("numpy_copy", module)
+    assert "numpy_copy" in backend.available_backends()
+    try:
+        backend.set_backend("numpy_copy")
+        assert backend.backend() == "numpy_copy"
+        np.testing.assert_array_equal(backend.apply("add", np.ones(2), 1.0), [2.0, 2.0])
+    finally:
+        backend.set_backend("numpy")
+    assert backend.backend() == "numpy"
+
+
+def test_backend_missing_attributes_is_rejected():
+    with pytest.raises(ValueError, match="lacks required attributes.*xp"):
+        backend.register_backend("broken", types.SimpleNamespace(name="broken", ops=OpRegistry()))
+
+
+def test_backend_missing_ops_is_rejected():
+    module = types.SimpleNamespace(name="partial", xp=np, ops=OpRegistry())
+    with pytest.raises(ValueError, match="does not implement ops"):
+        backend.register_backend("partial", module)
+
+
+def test_unknown_backend_lists_choices():
+    with pytest.raises(ValueError, match=r"available backends are \['numpy'"):
+        backend.set_backend("cupyy")
+
+
+def test_hikeras_backend_environment_variable():
+    env = dict(os.environ, HIKERAS_BACKEND="nope")
+    out = subprocess.run([sys.executable, "-c", "import hikeras"], env=env,
+                         capture_output=True, text=True)
+    assert out.returncode != 0 and "Unknown backend" in out.stderr
+    env["HIKERAS_BACKEND"] = "numpy"
+    out = subprocess.run([sys.executable, "-c",
+                          "import hikeras; print(hikeras.backend.backend())"],
+                         env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "numpy"
+
+
+def test_keras_utility_names():
+    assert backend.floatx() == "float32"
+    assert backend.epsilon() == 1e-7
+    assert backend.image_data_format() == "channels_last"
+    backend.set_floatx("float64")
+    try:
+        assert backend.floatx() == "float64"
+    finally:
+        backend.set_floatx("float32")
+    with pytest.raises(ValueError, match="Received: value='float8'"):
+        backend.set_floatx("float8")
+    with pytest.raises(ValueError, match="data_format"):
+        backend.set_image_data_format("nhwc")
+    assert backend.clear_session() is None
