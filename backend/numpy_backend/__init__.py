@@ -1,12 +1,19 @@
-"""The numpy backend: numpy as the array namespace plus its registered kernels."""
+"""The numpy backend: numpy as the array namespace plus its registered kernels.
+
+Every public module of this package is a family of kernels; importing it
+registers them, so a new family only needs a new module here.
+"""
+
+import importlib
+import pkgutil
 
 import numpy as xp
 
-from . import (  # noqa: F401  (importing registers the kernels)
-    activations, arithmetic, comparison, indexing, joining, linalg, losses, math,
-    random_ops, rectifiers, reductions, shape_ops,
-)
 from ._registry import ops
+
+for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+    if not _module.startswith("_"):
+        importlib.import_module(f"{__name__}.{_module}")
 
 name = "numpy"
 

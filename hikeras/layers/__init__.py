@@ -1,17 +1,33 @@
-"""Layers, and the name table used to rebuild them from configs."""
+"""Layers, and the name table used to rebuild them from configs.
+
+Each family module lists its public layers (and functional forms such as
+`add`, `concatenate`) in `__all__`; everything listed is exported here, and
+every `Layer` subclass among them is registered for deserialisation.
+"""
+
+import importlib
 
 from ..saving.serialization import deserialize_keras_object, serialize_keras_object
-from .core import Activation, Dense
 from .input_layer import Input, InputLayer
 from .input_spec import InputSpec
 from .layer import Layer
-from .op_layer import OpLayer
-from .regularization import Dropout
-from .reshaping import Flatten, Reshape
 
-_LAYERS = {cls.__name__: cls for cls in (
-    Activation, Dense, Dropout, Flatten, InputLayer, OpLayer, Reshape,
-)}
+_FAMILIES = (
+    "core", "regularization", "reshaping", "op_layer", "convolutional", "pooling",
+    "normalization", "recurrent", "embedding", "masking", "merging", "advanced_activations",
+    "attention", "preprocessing",
+)
+
+__all__ = ["Input", "InputLayer", "InputSpec", "Layer", "deserialize", "serialize"]
+_LAYERS = {"InputLayer": InputLayer}
+for _family in _FAMILIES:
+    _module = importlib.import_module(f"{__name__}.{_family}")
+    for _name in _module.__all__:
+        _obj = getattr(_module, _name)
+        globals()[_name] = _obj
+        __all__.append(_name)
+        if isinstance(_obj, type) and issubclass(_obj, Layer):
+            _LAYERS[_name] = _obj
 
 
 def serialize(layer):
@@ -25,9 +41,3 @@ def deserialize(config, custom_objects=None):
 
     table = dict(_LAYERS, **models.MODEL_CLASSES)
     return deserialize_keras_object(config, table, custom_objects, "layer")
-
-
-__all__ = [
-    "Activation", "Dense", "Dropout", "Flatten", "Input", "InputLayer", "InputSpec", "Layer",
-    "OpLayer", "Reshape", "deserialize", "serialize",
-]

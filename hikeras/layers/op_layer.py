@@ -95,3 +95,5 @@ def _decode(value):
         return [_decode(v) for v in value]
     return value
 
+
+__all__ = ["OpLayer"]

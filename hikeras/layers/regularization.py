@@ -42,3 +42,5 @@ class Dropout(Layer):
         config = super().get_config()
         config.update({"rate": self.rate, "noise_shape": self.noise_shape, "seed": self.seed})
         return config
+
+__all__ = ["Dropout"]

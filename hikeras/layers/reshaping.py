@@ -79,3 +79,5 @@ class Reshape(Layer):
         config = super().get_config()
         config["target_shape"] = list(self.target_shape)
         return config
+
+__all__ = ["Flatten", "Reshape"]

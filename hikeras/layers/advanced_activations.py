@@ -1,0 +1,3 @@
+"""Activation layers with parameters: ReLU, LeakyReLU, PReLU, ELU, Softmax."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""Attention layers: MultiHeadAttention, Attention, AdditiveAttention."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""The Embedding layer."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""The Masking layer."""
+
+__all__ = []

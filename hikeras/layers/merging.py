@@ -1,0 +1,3 @@
+"""Merging layers (Add, Concatenate, Dot, ...) and their functional forms."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""Normalisation layers: BatchNormalization, LayerNormalization, GroupNormalization, UnitNormalization."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""Preprocessing layers: Rescaling, Normalization."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""Recurrent layers: SimpleRNN, LSTM, GRU, Bidirectional, TimeDistributed."""
+
+__all__ = []
