@@ -204,17 +204,8 @@ class Layer:
     @property
     def weights(self):
         """All weights, in a stable order: own (creation order), then sublayers'."""
-        out, seen = [], set()
-        for v in self._trainable_variables + self._non_trainable_variables:
-            if id(v) not in seen:
-                seen.add(id(v))
-                out.append(v)
-        for layer in self._layers:
-            for v in layer.weights:
-                if id(v) not in seen:
-                    seen.add(id(v))
-                    out.append(v)
-        return out
+        own = self._trainable_variables + self._non_trainable_variables
+        return _unique(own + [v for layer in self._layers for v in layer.weights])
 
     variables = weights
 
@@ -223,17 +214,8 @@ class Layer:
         """Weights the optimizer updates (none if this layer is frozen)."""
         if not self.trainable:
             return []
-        out, seen = [], set()
-        for v in self._trainable_variables:
-            if v.trainable and id(v) not in seen:
-                seen.add(id(v))
-                out.append(v)
-        for layer in self._layers:
-            for v in layer.trainable_weights:
-                if id(v) not in seen:
-                    seen.add(id(v))
-                    out.append(v)
-        return out
+        own = [v for v in self._trainable_variables if v.trainable]
+        return _unique(own + [v for layer in self._layers for v in layer.trainable_weights])
 
     trainable_variables = trainable_weights
 
@@ -436,6 +418,12 @@ class Layer:
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def _unique(variables):
+    """`variables` without repeats (a shared sublayer is reachable twice), order kept."""
+    seen = set()
+    return [v for v in variables if not (id(v) in seen or seen.add(id(v)))]
 
 
 def _has_keras_tensor(args, kwargs):

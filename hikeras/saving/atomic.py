@@ -1,0 +1,58 @@
+"""Atomic file replacement: a crash mid-save never destroys the previous file.
+
+Every writer in `hikeras.saving` writes into a temporary file in the target's
+directory, flushes and fsyncs it, then renames it over the target (`os.replace`
+is atomic on POSIX and Windows) and fsyncs the directory so the rename itself
+survives a power cut. Until the rename, the old file is untouched; after it,
+the new file is complete.
+"""
+
+import contextlib
+import os
+import uuid
+
+
+def _fsync_path(path, directory=False):
+    flags = os.O_RDONLY | (getattr(os, "O_DIRECTORY", 0) if directory else 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        if directory:  # some platforms cannot open directories; the rename still happened
+            return
+        raise
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def atomic_write(path):
+    """Yields a temporary path to write; on success it replaces `path` atomically.
+
+    On any exception the temporary file is removed and `path` is left as it was.
+
+    >>> import os, tempfile
+    >>> target = os.path.join(tempfile.mkdtemp(), "note.txt")
+    >>> with atomic_write(target) as tmp:
+    ...     _ = open(tmp, "w").write("hello")
+    >>> open(target).read()
+    'hello'
+    """
+    path = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(
+            f"Cannot save to '{path}': the directory '{directory}' does not exist. "
+            f"Received: filepath={path!r}"
+        )
+    tmp = os.path.join(directory, f".{os.path.basename(path)}.{uuid.uuid4().hex[:12]}.tmp")
+    try:
+        yield tmp
+        _fsync_path(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(tmp)
+        raise
+    _fsync_path(directory, directory=True)
