@@ -45,6 +45,16 @@ def set_op_table(table):
     _ops = table
 
 
+def get_op_table():
+    """The active op table (`name -> Op`).
+
+    The profiling hook: `hikeras.utils.Profiler` swaps in a table of timed
+    copies of the ops with `set_op_table` and puts this one back afterwards,
+    so `apply` itself carries no profiling code and costs nothing extra.
+    """
+    return _ops
+
+
 def get_op(name):
     """Returns the active backend's `Op` called `name`."""
     try:

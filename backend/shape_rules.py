@@ -92,3 +92,53 @@ def reduction(x, axis=None, keepdims=False, **_):
     else:
         out = tuple(d for i, d in enumerate(shape) if i not in axes)
     return SymbolicTensor(out, dtype_of(x))
+
+
+# --------------------------------------------------------------- sliding windows
+# Convolution and pooling use TensorFlow's window arithmetic, as Keras does:
+# "valid" keeps only whole windows; "same" gives ceil(length / stride) windows
+# with the zero padding split evenly (any odd element after); "causal" pads
+# only before, so that no window sees later elements.
+
+WINDOW_PADDINGS = ("valid", "same", "causal")
+
+
+def window_padding(length, window, stride=1, dilation=1, padding="valid"):
+    """`(before, after)` padding of one spatial axis of `length` (an int)."""
+    span = dilation * (window - 1) + 1
+    if padding == "valid":
+        return (0, 0)
+    if padding == "causal":
+        return (span - 1, 0)
+    if padding == "same":
+        windows = -(-length // stride)
+        total = max((windows - 1) * stride + span - length, 0)
+        return (total // 2, total - total // 2)
+    raise ValueError(f"padding must be one of {WINDOW_PADDINGS}. Received: padding={padding!r}")
+
+
+def window_count(length, window, stride=1, dilation=1, padding="valid"):
+    """How many windows fit along an axis; `None` if `length` or `window` is unknown.
+
+    The count is below 1 when the window is longer than a "valid" input;
+    callers turn that into an error naming their arguments.
+    """
+    if length is None or window is None:
+        return None
+    before, after = window_padding(length, window, stride, dilation, padding)
+    span = dilation * (window - 1) + 1
+    return (length + before + after - span) // stride + 1
+
+
+def transposed_length(length, window, stride=1, dilation=1, padding="valid",
+                      output_padding=None):
+    """Output length of a transposed convolution (Keras's `deconv_output_length`)."""
+    if length is None or window is None:
+        return None
+    span = dilation * (window - 1) + 1
+    if output_padding is None:
+        if padding == "same":
+            return length * stride
+        return length * stride + max(span - stride, 0)
+    trim = 2 * (span // 2) if padding == "same" else 0
+    return (length - 1) * stride + span - trim + output_padding

@@ -13,6 +13,7 @@ from . import (  # noqa: E402
     activations,
     backend,
     callbacks,
+    data,
     datasets,
     initializers,
     layers,
@@ -31,6 +32,6 @@ from .models import Model, Sequential  # noqa: E402
 
 __all__ = [
     "GradientTape", "Input", "InputLayer", "Layer", "Model", "Sequential", "activations",
-    "backend", "callbacks", "datasets", "initializers", "layers", "losses", "metrics",
+    "backend", "callbacks", "data", "datasets", "initializers", "layers", "losses", "metrics",
     "models", "ops", "optimizers", "regularizers", "saving", "utils",
 ]

@@ -1,15 +1,40 @@
-"""`CallbackList`: fans each hook out to a list of callbacks."""
+"""`CallbackList`: fans each hook out to a list of callbacks.
 
+Every hook receives a logs dict (`{}` where the loop has nothing to log, as
+in Keras), the same object for every callback, so a callback can add keys
+that later ones see (ReduceLROnPlateau's `learning_rate` reaches History).
+Two more rules:
+
+* an exception raised by a callback carries a note naming the callback and
+  the hook (the exception itself, and its type, are unchanged);
+* `BackupAndRestore` callbacks run after all others, so a backup records the
+  state the other callbacks reached in that hook, and a restore at
+  `on_train_begin` overrides the resets they just did.
+"""
+
+from .backup_and_restore import BackupAndRestore
 from .callback import Callback
 from .history import History
 from .progbar_logger import ProgbarLogger
 
-_HOOKS = [
-    "on_train_begin", "on_train_end", "on_epoch_begin", "on_epoch_end",
-    "on_train_batch_begin", "on_train_batch_end", "on_test_begin", "on_test_end",
-    "on_test_batch_begin", "on_test_batch_end", "on_predict_begin", "on_predict_end",
+_INDEXED_HOOKS = (
+    "on_epoch_begin", "on_epoch_end", "on_test_batch_begin", "on_test_batch_end",
     "on_predict_batch_begin", "on_predict_batch_end",
-]
+)
+_PLAIN_HOOKS = (
+    "on_train_begin", "on_train_end", "on_test_begin", "on_test_end", "on_predict_begin",
+    "on_predict_end",
+)
+
+
+def _call(callback, hook, args):
+    try:
+        getattr(callback, hook)(*args)
+    except Exception as err:
+        note = f"Raised by the callback {type(callback).__name__} in `{hook}`."
+        if hasattr(err, "add_note"):  # Python 3.11+: shown with the traceback
+            err.add_note(note)
+        raise
 
 
 class CallbackList(Callback):
@@ -18,9 +43,17 @@ class CallbackList(Callback):
     Args:
         callbacks: the user's callbacks.
         add_history: append a `History` (unless one is given).
-        add_progbar: append a `ProgbarLogger` (unless one is given).
+        add_progbar: prepend a `ProgbarLogger` (unless one is given).
         model: the model to attach.
-        **params: `verbose`, `epochs`, `steps` for `set_params`.
+        **params: `verbose`, `epochs`, `steps`, ... for `set_params`.
+
+    >>> calls = []
+    >>> class Spy(Callback):
+    ...     def on_epoch_end(self, epoch, logs=None):
+    ...         calls.append((epoch, logs))
+    >>> CallbackList([Spy()]).on_epoch_end(0, {"loss": 1.0})
+    >>> calls
+    [(0, {'loss': 1.0})]
     """
 
     def __init__(self, callbacks=None, add_history=False, add_progbar=False, model=None,
@@ -37,6 +70,13 @@ class CallbackList(Callback):
             self.callbacks.insert(0, ProgbarLogger())
         if add_history and not any(isinstance(cb, History) for cb in self.callbacks):
             self.callbacks.append(History())
+        backups = [cb for cb in self.callbacks if isinstance(cb, BackupAndRestore)]
+        if len(backups) > 1:
+            raise ValueError("Only one BackupAndRestore callback can be used in a run. "
+                             f"Received: {len(backups)}")
+        self.callbacks = [cb for cb in self.callbacks if cb not in backups] + backups
+        for backup in backups:
+            backup.callbacks = [cb for cb in self.callbacks if cb is not backup]
         if model is not None:
             self.set_model(model)
         if params:
@@ -57,26 +97,38 @@ class CallbackList(Callback):
         return next((cb for cb in self.callbacks if isinstance(cb, History)), None)
 
     def on_train_batch_begin(self, batch, logs=None):
+        logs = {} if logs is None else logs
         for cb in self.callbacks:
-            cb.on_train_batch_begin(batch, logs)
-            cb.on_batch_begin(batch, logs)
+            _call(cb, "on_train_batch_begin", (batch, logs))
+            _call(cb, "on_batch_begin", (batch, logs))
 
     def on_train_batch_end(self, batch, logs=None):
+        logs = {} if logs is None else logs
         for cb in self.callbacks:
-            cb.on_train_batch_end(batch, logs)
-            cb.on_batch_end(batch, logs)
+            _call(cb, "on_train_batch_end", (batch, logs))
+            _call(cb, "on_batch_end", (batch, logs))
 
 
-def _fan_out(hook):
-    def method(self, *args, **kwargs):
+def _indexed(hook):
+    def method(self, index, logs=None):
+        logs = {} if logs is None else logs
         for cb in self.callbacks:
-            getattr(cb, hook)(*args, **kwargs)
+            _call(cb, hook, (index, logs))
 
-    method.__name__ = hook
-    method.__doc__ = f"Calls `{hook}` on every callback."
     return method
 
 
-for _hook in _HOOKS:
-    if _hook not in CallbackList.__dict__:
-        setattr(CallbackList, _hook, _fan_out(_hook))
+def _plain(hook):
+    def method(self, logs=None):
+        logs = {} if logs is None else logs
+        for cb in self.callbacks:
+            _call(cb, hook, (logs,))
+
+    return method
+
+
+for _hook in _INDEXED_HOOKS + _PLAIN_HOOKS:
+    _method = (_indexed if _hook in _INDEXED_HOOKS else _plain)(_hook)
+    _method.__name__ = _hook
+    _method.__doc__ = f"Calls `{_hook}` on every callback."
+    setattr(CallbackList, _hook, _method)

@@ -21,3 +21,10 @@ class History(Callback):
             self.history.setdefault(key, []).append(value)
         if self.model is not None:
             self.model.history = self
+
+    def _get_state(self):
+        return {"epoch": list(self.epoch), "history": self.history}
+
+    def _set_state(self, state):
+        self.epoch = list(state["epoch"])
+        self.history = {k: list(v) for k, v in state["history"].items()}

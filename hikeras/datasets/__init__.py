@@ -1,5 +1,11 @@
-"""Small datasets that ship with hikeras, so examples and tests run offline."""
+"""Datasets: the embedded digits set, and Keras's downloadable loaders.
 
-from hikeras.datasets import digits
+`digits` ships with the package. The others download on first use into
+`$HIKERAS_HOME/datasets` (default `~/.hikeras/datasets`), verify the
+file's hash and write it atomically; offline, the error names the exact
+path where to copy the file by hand.
+"""
 
-__all__ = ["digits"]
+from hikeras.datasets import boston_housing, cifar10, digits, fashion_mnist, imdb, mnist
+
+__all__ = ["boston_housing", "cifar10", "digits", "fashion_mnist", "imdb", "mnist"]

@@ -14,11 +14,8 @@ trainer itself decides what `"accuracy"`/`"acc"` mean for a given loss.
 'sparse_categorical_accuracy'
 """
 
-from ..losses.probabilistic import (
-    binary_crossentropy,
-    categorical_crossentropy,
-    sparse_categorical_crossentropy,
-)
+from .. import losses as _losses
+from ..losses.loss import to_snake_case
 from ..saving.serialization import deserialize_keras_object, resolve, serialize_keras_object
 from .accuracy_metrics import (
     Accuracy,
@@ -34,34 +31,95 @@ from .accuracy_metrics import (
     sparse_top_k_categorical_accuracy,
     top_k_categorical_accuracy,
 )
+from .auc import AUC
+from .confusion_metrics import (
+    FalseNegatives,
+    FalsePositives,
+    Precision,
+    Recall,
+    TrueNegatives,
+    TruePositives,
+)
+from .f_score_metrics import F1Score, FBetaScore
+from .iou_metrics import IoU, BinaryIoU, MeanIoU, OneHotIoU, OneHotMeanIoU
 from .metric import Metric
+from .probabilistic_metrics import (
+    BinaryCrossentropy,
+    CategoricalCrossentropy,
+    CategoricalHinge,
+    Hinge,
+    KLDivergence,
+    Poisson,
+    SparseCategoricalCrossentropy,
+    SquaredHinge,
+)
 from .reduction_metrics import Mean, MeanMetricWrapper, Sum
 from .regression_metrics import (
     MAE,
+    MAPE,
     MSE,
+    MSLE,
+    CosineSimilarity,
+    LogCoshError,
     MeanAbsoluteError,
+    MeanAbsolutePercentageError,
     MeanSquaredError,
+    MeanSquaredLogarithmicError,
+    RootMeanSquaredError,
+    cosine_similarity,
+    logcosh,
     mae,
+    mape,
     mean_absolute_error,
+    mean_absolute_percentage_error,
     mean_squared_error,
+    mean_squared_logarithmic_error,
     mse,
+    msle,
 )
+
+binary_crossentropy = _losses.binary_crossentropy
+binary_focal_crossentropy = _losses.binary_focal_crossentropy
+categorical_crossentropy = _losses.categorical_crossentropy
+categorical_focal_crossentropy = _losses.categorical_focal_crossentropy
+sparse_categorical_crossentropy = _losses.sparse_categorical_crossentropy
+categorical_hinge = _losses.categorical_hinge
+hinge = _losses.hinge
+squared_hinge = _losses.squared_hinge
+huber = _losses.huber
+kl_divergence = kld = KLD = _losses.kl_divergence
+log_cosh = _losses.log_cosh
+poisson = _losses.poisson
 
 METRIC_CLASSES = (
     Metric, Mean, Sum, MeanMetricWrapper, Accuracy, BinaryAccuracy, CategoricalAccuracy,
     SparseCategoricalAccuracy, TopKCategoricalAccuracy, SparseTopKCategoricalAccuracy,
-    MeanSquaredError, MeanAbsoluteError,
+    MeanSquaredError, MeanAbsoluteError, MeanAbsolutePercentageError,
+    MeanSquaredLogarithmicError, RootMeanSquaredError, CosineSimilarity, LogCoshError,
+    TruePositives, FalsePositives, TrueNegatives, FalseNegatives, Precision, Recall, AUC,
+    F1Score, FBetaScore, IoU, BinaryIoU, MeanIoU, OneHotIoU, OneHotMeanIoU,
+    BinaryCrossentropy, CategoricalCrossentropy, SparseCategoricalCrossentropy, KLDivergence,
+    Poisson, Hinge, SquaredHinge, CategoricalHinge,
 )
 METRIC_FUNCTIONS = (
     accuracy, binary_accuracy, categorical_accuracy, sparse_categorical_accuracy,
     top_k_categorical_accuracy, sparse_top_k_categorical_accuracy, mean_squared_error,
-    mean_absolute_error, binary_crossentropy, categorical_crossentropy,
-    sparse_categorical_crossentropy,
+    mean_absolute_error, mean_absolute_percentage_error, mean_squared_logarithmic_error,
+    cosine_similarity, log_cosh, binary_crossentropy, binary_focal_crossentropy,
+    categorical_crossentropy, categorical_focal_crossentropy, sparse_categorical_crossentropy,
+    hinge, squared_hinge, categorical_hinge, huber, kl_divergence, poisson,
 )
 
+# Class names, then snake_case class names ("precision", "auc", "f1_score"), then
+# functions (which win where both exist: the trainer wraps them in a Mean).
 ALL_OBJECTS_DICT = {cls.__name__: cls for cls in METRIC_CLASSES}
+ALL_OBJECTS_DICT.update({to_snake_case(cls.__name__): cls for cls in METRIC_CLASSES[4:]})
 ALL_OBJECTS_DICT.update({fn.__name__: fn for fn in METRIC_FUNCTIONS})
-ALL_OBJECTS_DICT.update({"mse": mse, "MSE": MSE, "mae": mae, "MAE": MAE})
+ALL_OBJECTS_DICT.update({
+    "mse": mse, "MSE": MSE, "mae": mae, "MAE": MAE, "mape": mape, "MAPE": MAPE, "msle": msle,
+    "MSLE": MSLE, "kld": kld, "KLD": KLD, "logcosh": log_cosh, "mean_iou": MeanIoU,
+    "auc": AUC, "iou": IoU, "rmse": RootMeanSquaredError,
+})
 
 
 def serialize(metric):
@@ -84,12 +142,21 @@ def get(identifier):
 
 
 __all__ = [
-    "Accuracy", "BinaryAccuracy", "CategoricalAccuracy", "MAE", "MSE", "Mean",
-    "MeanAbsoluteError", "MeanMetricWrapper", "MeanSquaredError", "Metric",
-    "SparseCategoricalAccuracy", "SparseTopKCategoricalAccuracy", "Sum",
-    "TopKCategoricalAccuracy", "accuracy", "binary_accuracy", "binary_crossentropy",
-    "categorical_accuracy", "categorical_crossentropy", "deserialize", "get", "mae",
-    "mean_absolute_error", "mean_squared_error", "mse", "serialize",
-    "sparse_categorical_accuracy", "sparse_categorical_crossentropy",
-    "sparse_top_k_categorical_accuracy", "top_k_categorical_accuracy",
+    "AUC", "Accuracy", "BinaryAccuracy", "BinaryCrossentropy", "BinaryIoU",
+    "CategoricalAccuracy", "CategoricalCrossentropy", "CategoricalHinge", "CosineSimilarity",
+    "F1Score", "FBetaScore", "FalseNegatives", "FalsePositives", "Hinge", "IoU", "KLD",
+    "KLDivergence", "LogCoshError", "MAE", "MAPE", "MSE", "MSLE", "Mean", "MeanAbsoluteError",
+    "MeanAbsolutePercentageError", "MeanIoU", "MeanMetricWrapper", "MeanSquaredError",
+    "MeanSquaredLogarithmicError", "Metric", "OneHotIoU", "OneHotMeanIoU", "Poisson",
+    "Precision", "Recall", "RootMeanSquaredError", "SparseCategoricalAccuracy",
+    "SparseCategoricalCrossentropy", "SparseTopKCategoricalAccuracy", "SquaredHinge", "Sum",
+    "TopKCategoricalAccuracy", "TrueNegatives", "TruePositives", "accuracy", "binary_accuracy",
+    "binary_crossentropy", "binary_focal_crossentropy", "categorical_accuracy",
+    "categorical_crossentropy", "categorical_focal_crossentropy", "categorical_hinge",
+    "cosine_similarity", "deserialize", "get", "hinge", "huber", "kl_divergence", "kld",
+    "log_cosh", "logcosh", "mae", "mape", "mean_absolute_error",
+    "mean_absolute_percentage_error", "mean_squared_error", "mean_squared_logarithmic_error",
+    "mse", "msle", "poisson", "serialize", "sparse_categorical_accuracy",
+    "sparse_categorical_crossentropy", "sparse_top_k_categorical_accuracy", "squared_hinge",
+    "top_k_categorical_accuracy",
 ]

@@ -17,28 +17,31 @@ def _matches(equal):
 
 
 def accuracy(y_true, y_pred):
-    """Exact-match accuracy: `mean(y_true == y_pred)` over the last axis.
+    """Exact-match accuracy, elementwise: `y_true == y_pred` as 0/1 floats.
+
+    Like Keras 3, one value per element (a `Mean` then averages each sample's
+    values, then the samples).
 
     >>> accuracy([[1], [2], [3], [4]], [[0], [2], [3], [4]]).tolist()
-    [0.0, 1.0, 1.0, 1.0]
+    [[0.0], [1.0], [1.0], [1.0]]
     """
     y_pred = as_array(y_pred)
     y_true = as_array(y_true, dtype=y_pred.dtype)
     y_true, y_pred = _to_same_rank(y_true, y_pred)
-    return np.mean(_matches(np.equal(y_true, y_pred)), axis=-1)
+    return _matches(np.equal(y_true, y_pred))
 
 
 def binary_accuracy(y_true, y_pred, threshold=0.5):
-    """How often `y_pred > threshold` equals the 0/1 label, averaged over the last axis.
+    """Whether `y_pred > threshold` equals the 0/1 label, elementwise (Keras 3).
 
     >>> binary_accuracy([[1], [1], [0], [0]], [[0.98], [1], [0], [0.6]]).tolist()
-    [1.0, 1.0, 1.0, 0.0]
+    [[1.0], [1.0], [1.0], [0.0]]
     """
     y_true = as_array(y_true)
     y_pred = as_array(y_pred)
     y_true, y_pred = _to_same_rank(y_true, y_pred)
     predicted = (y_pred > threshold).astype(y_true.dtype)
-    return np.mean(_matches(np.equal(y_true, predicted)), axis=-1)
+    return _matches(np.equal(y_true, predicted))
 
 
 def categorical_accuracy(y_true, y_pred):

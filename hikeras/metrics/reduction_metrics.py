@@ -205,7 +205,8 @@ def _is_loss(fn):
 def _last_axis_mean_fns():
     """Functions whose value is a mean over the last axis of elementwise terms."""
     from .. import losses
-    from . import accuracy_metrics
 
-    return (losses.mean_squared_error, losses.mean_absolute_error, losses.binary_crossentropy,
-            accuracy_metrics.accuracy, accuracy_metrics.binary_accuracy)
+    return (losses.mean_squared_error, losses.mean_absolute_error,
+            losses.mean_absolute_percentage_error, losses.mean_squared_logarithmic_error,
+            losses.binary_crossentropy, losses.binary_focal_crossentropy, losses.huber,
+            losses.log_cosh, losses.hinge, losses.squared_hinge, losses.poisson)

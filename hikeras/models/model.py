@@ -6,10 +6,12 @@
   tracked from attribute assignments.
 
 Training (`compile`, `fit`, `evaluate`, `predict`, ...) comes from `Trainer`,
-kept in its own package so graph building and training stay separate.
+kept in its own package so graph building and training stay separate; saving
+(`save`, `save_weights`, `load_weights`, `to_json`) from `hikeras.saving`.
 """
 
 from ..layers.layer import Layer
+from ..saving.model_saving import SavingMixin
 from ..trainers.trainer import Trainer
 from .naming import assign_unique_names
 
@@ -19,7 +21,7 @@ def _is_functional_call(args, kwargs):
             or ("inputs" in kwargs and "outputs" in kwargs))
 
 
-class Model(Trainer, Layer):
+class Model(SavingMixin, Trainer, Layer):
     """A layer with training and inference methods.
 
     >>> import hikeras

@@ -11,12 +11,22 @@ instance.
 """
 
 from ..saving.serialization import deserialize_keras_object, resolve, serialize_keras_object
+from . import schedules
+from .adadelta import Adadelta
+from .adagrad import Adagrad
 from .adam import Adam
+from .adamax import Adamax
+from .adamw import AdamW
+from .ftrl import Ftrl
+from .lion import Lion
+from .nadam import Nadam
 from .optimizer import Optimizer
+from .rmsprop import RMSprop
 from .sgd import SGD
 
 # Keras matches built-in optimizer names case-insensitively ("Adam", "adam", "ADAM").
-ALL_OBJECTS_DICT = {"sgd": SGD, "adam": Adam}
+ALL_OBJECTS_DICT = {cls.__name__.lower(): cls for cls in (
+    SGD, Adam, AdamW, Adamax, Nadam, RMSprop, Adagrad, Adadelta, Ftrl, Lion)}
 
 
 def _canonical(identifier):
@@ -52,4 +62,7 @@ def get(identifier):
     return optimizer
 
 
-__all__ = ["Adam", "Optimizer", "SGD", "deserialize", "get", "serialize"]
+__all__ = [
+    "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "Ftrl", "Lion", "Nadam", "Optimizer",
+    "RMSprop", "SGD", "deserialize", "get", "schedules", "serialize",
+]

@@ -31,7 +31,9 @@ class Adam(Optimizer):
             Defaults to `1e-7`.
         amsgrad: whether to use AMSGrad. Defaults to `False`.
         **kwargs: `weight_decay`, `clipnorm`, `clipvalue`, `global_clipnorm`,
-            `loss_scale_factor`, `name` (see `Optimizer`).
+            `use_ema`, `ema_momentum`, `ema_overwrite_frequency`,
+            `loss_scale_factor`, `gradient_accumulation_steps`, `name` (see
+            `Optimizer`).
 
     >>> import numpy as np
     >>> from hikeras.backend import Variable
@@ -45,11 +47,8 @@ class Adam(Optimizer):
     """
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 amsgrad=False, weight_decay=None, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, name="adam", **kwargs):
-        super().__init__(learning_rate=learning_rate, weight_decay=weight_decay,
-                         clipnorm=clipnorm, clipvalue=clipvalue,
-                         global_clipnorm=global_clipnorm, name=name, **kwargs)
+                 amsgrad=False, name="adam", **kwargs):
+        super().__init__(learning_rate=learning_rate, name=name, **kwargs)
         self.beta_1 = beta_1
         self.beta_2 = beta_2
         self.epsilon = epsilon
@@ -71,7 +70,7 @@ class Adam(Optimizer):
         m = self._momentums[index].value
         v = self._velocities[index].value
         w = variable.value
-        t = float(self._iterations.value) + 1.0
+        t = self._local_step()
         alpha = learning_rate * math.sqrt(1.0 - self.beta_2 ** t) / (1.0 - self.beta_1 ** t)
         tmp = self._scratch_like(w)
 

@@ -3,11 +3,14 @@
 One call of `apply(grads, trainable_variables)` is one training step: drop the
 variables whose gradient is None, clip the gradients, apply decoupled weight
 decay, run `update_step(gradient, variable, learning_rate)` for every
-variable, then count the step in `iterations`.
+variable, update the moving averages (`use_ema`), then count the step.
+With `gradient_accumulation_steps=n`, only every n-th call updates the
+variables, with the mean of the n gradients; the others only accumulate.
 
 State lives in non-trainable `Variable`s listed by `optimizer.variables` in
 Keras 3's order: `iterations`, the learning rate (when it is a float, not a
-schedule), then the slots a subclass creates in `build`. Slots belong to one
+schedule), the moving averages (`use_ema`), the gradient accumulators, then
+the slots a subclass creates in `build`. Slots belong to one
 variable each (keyed by the variable object), so an optimizer built for one
 model refuses variables it has never seen rather than mixing up slots.
 
@@ -24,14 +27,11 @@ import numpy as np
 
 from .. import initializers
 from ..backend import Tensor, Variable, floatx
-from ..saving.serialization import deserialize_keras_object, serialize_keras_object
+from ..saving.serialization import serialize_keras_object
 from ._clipping import clip_by_global_norm, clip_by_norm, clip_by_value
 
-# Keras 3 config keys we accept only at their inactive values (so Keras's
-# configs load), with the value that means "off".
-_INACTIVE_KERAS_ARGS = {"use_ema": False, "gradient_accumulation_steps": None}
-_IGNORED_KERAS_ARGS = ("ema_momentum", "ema_overwrite_frequency", "is_legacy_optimizer",
-                       "jit_compile")
+# Keys of Keras configs that have no effect here (XLA, TF1-era optimizers).
+_IGNORED_KERAS_ARGS = ("is_legacy_optimizer", "jit_compile")
 
 
 def _snake_case(name):
@@ -69,7 +69,17 @@ class Optimizer:
         clipvalue: if set, each gradient is clipped elementwise to `[-clipvalue, clipvalue]`.
         global_clipnorm: if set, all gradients are rescaled together so their
             joint L2 norm is at most this. At most one of the three clip options.
+        use_ema: keep an exponential moving average of every variable,
+            `average = ema_momentum * average + (1 - ema_momentum) * variable`
+            after each step (the first step copies the variable). `fit` writes
+            the averages into the model at the end (`finalize_variable_values`).
+        ema_momentum: the averaging momentum, in `[0, 1]`. Defaults to `0.99`.
+        ema_overwrite_frequency: with `use_ema`, also write the averages into
+            the variables every this many steps. Defaults to None (never).
         loss_scale_factor: if set, gradients are divided by it (see `scale_loss`).
+        gradient_accumulation_steps: an int >= 2: update the variables every
+            this many calls, with the mean of the accumulated gradients.
+            `iterations` then counts updates, not calls.
         name: the optimizer's name, used as the prefix of its variables' paths.
 
     A subclass creates its slots in `build` (after `super().build(var_list)`)
@@ -88,8 +98,12 @@ class Optimizer:
     """
 
     def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, loss_scale_factor=None, name=None, **kwargs):
+                 global_clipnorm=None, use_ema=False, ema_momentum=0.99,
+                 ema_overwrite_frequency=None, loss_scale_factor=None,
+                 gradient_accumulation_steps=None, name=None, **kwargs):
         self._accept_keras_kwargs(kwargs)
+        self._check_averaging_args(use_ema, ema_momentum, ema_overwrite_frequency,
+                                   gradient_accumulation_steps)
         if sum(arg is not None for arg in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError(
                 "Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. "
@@ -102,6 +116,12 @@ class Optimizer:
         self.clipvalue = clipvalue
         self.global_clipnorm = global_clipnorm
         self.loss_scale_factor = loss_scale_factor
+        self.use_ema = bool(use_ema)
+        self.ema_momentum = ema_momentum
+        self.ema_overwrite_frequency = ema_overwrite_frequency
+        self.gradient_accumulation_steps = gradient_accumulation_steps
+        self._averages = []
+        self._accumulators = []
         self.built = False
         self._variables = []
         self._trainable_variables = []
@@ -117,12 +137,25 @@ class Optimizer:
         self.learning_rate = learning_rate
 
     @staticmethod
+    def _check_averaging_args(use_ema, ema_momentum, ema_overwrite_frequency,
+                              gradient_accumulation_steps):
+        steps = gradient_accumulation_steps
+        if steps is not None and (isinstance(steps, bool) or not isinstance(steps, int)
+                                  or steps < 2):
+            raise ValueError("`gradient_accumulation_steps` must be an integer >= 2. "
+                             f"Received: gradient_accumulation_steps={steps!r}")
+        if not use_ema:
+            return
+        if not 0 <= ema_momentum <= 1:
+            raise ValueError("`ema_momentum` must be in the range [0, 1]. "
+                             f"Received: ema_momentum={ema_momentum!r}")
+        frequency = ema_overwrite_frequency
+        if frequency is not None and (not isinstance(frequency, int) or frequency < 1):
+            raise ValueError("`ema_overwrite_frequency` must be an integer >= 1 or None. "
+                             f"Received: ema_overwrite_frequency={frequency!r}")
+
+    @staticmethod
     def _accept_keras_kwargs(kwargs):
-        for key, off in _INACTIVE_KERAS_ARGS.items():
-            value = kwargs.pop(key, off)
-            if value not in (off, None):
-                raise ValueError(f"hikeras optimizers do not support `{key}`. "
-                                 f"Received: {key}={value!r}")
         for key in _IGNORED_KERAS_ARGS:
             kwargs.pop(key, None)
         if kwargs.pop("decay", None):
@@ -135,8 +168,18 @@ class Optimizer:
 
     @property
     def iterations(self):
-        """The number of steps applied so far: a non-trainable int64 `Variable`."""
+        """The number of updates so far: a non-trainable int64 `Variable`.
+
+        With `gradient_accumulation_steps`, the number of updates (calls
+        divided by the steps, rounded down) as an int64 array instead.
+        """
+        if self.gradient_accumulation_steps:
+            return self._iterations.value // self.gradient_accumulation_steps
         return self._iterations
+
+    def _local_step(self):
+        """`iterations + 1` as a float: the step number bias corrections use."""
+        return float(int(self.iterations) + 1)
 
     @property
     def learning_rate(self):
@@ -203,6 +246,10 @@ class Optimizer:
             indices[id(variable)] = i
         self._trainable_variables = var_list
         self._trainable_variables_indices = indices
+        if self.use_ema:
+            self._averages = self.add_optimizer_variables(var_list, "average")
+        if self.gradient_accumulation_steps:
+            self._accumulators = self.add_optimizer_variables(var_list, "gradient_accumulator")
         for variable in var_list:  # size the scratch buffers once, up front
             self._scratch_like(variable.value)
         self.built = True
@@ -287,12 +334,61 @@ class Optimizer:
         grads, variables = self._filter_empty_gradients(grads, variables)
         if self.loss_scale_factor is not None:
             grads = [g / self.loss_scale_factor for g in grads]
-        grads = self._clip_gradients(grads)
-        learning_rate = self._current_learning_rate()
-        self._apply_weight_decay(variables, learning_rate)
+        if self.gradient_accumulation_steps:
+            grads = self._accumulate(grads, variables)
+        if grads is not None:
+            grads = self._clip_gradients(grads)
+            learning_rate = self._current_learning_rate()
+            self._apply_weight_decay(variables, learning_rate)
+            self._update_variables(grads, variables, learning_rate)
+        if self.use_ema:
+            self._update_averages()
+        self._iterations.value += 1
+
+    def _update_variables(self, grads, variables, learning_rate):
+        """Runs `update_step` per variable; subclasses with per-step state extend it."""
         for gradient, variable in zip(grads, variables):
             self.update_step(gradient, variable, learning_rate)
-        self._iterations.value += 1
+
+    def _accumulate(self, grads, variables):
+        """Adds `grads` to the accumulators; on every n-th call returns their means.
+
+        Returns None on the calls that only accumulate.
+        """
+        steps = self.gradient_accumulation_steps
+        accumulators = [self._accumulators[self._get_variable_index(v)].value
+                        for v in variables]
+        if (int(self._iterations.value) + 1) % steps:
+            for gradient, accumulator in zip(grads, accumulators):
+                accumulator += gradient
+            return None
+        means = [(gradient + accumulator) / steps
+                 for gradient, accumulator in zip(grads, accumulators)]
+        for accumulator in self._accumulators:
+            accumulator.value[...] = 0
+        return means
+
+    def _update_averages(self):
+        """One step of the moving averages of all built variables (`use_ema`)."""
+        momentum = self.ema_momentum if int(self.iterations) != 0 else 0.0
+        for variable, average in zip(self._trainable_variables, self._averages):
+            average.value *= momentum
+            scaled = self._scratch_like(variable.value)
+            np.multiply(variable.value, 1.0 - momentum, out=scaled)
+            average.value += scaled
+        frequency = self.ema_overwrite_frequency
+        if frequency and (int(self.iterations) + 1) % frequency == 0:
+            self._overwrite_with_averages(self._trainable_variables)
+
+    def _overwrite_with_averages(self, var_list):
+        var_list = list(var_list)
+        if len(var_list) != len(self._averages):
+            raise ValueError(
+                f"Expected the {len(self._averages)} variables this optimizer averages. "
+                f"Received: {len(var_list)} variables"
+            )
+        for variable, average in zip(var_list, self._averages):
+            variable.value[...] = average.value
 
     def update_step(self, gradient, variable, learning_rate):
         """Updates `variable.value` in place from a numpy `gradient`; subclasses implement it."""
@@ -374,7 +470,9 @@ class Optimizer:
         return loss if self.loss_scale_factor is None else loss * self.loss_scale_factor
 
     def finalize_variable_values(self, var_list):
-        """Called at the end of `fit`; nothing to do without weight averaging."""
+        """Called at the end of `fit`: with `use_ema`, writes the averages into `var_list`."""
+        if self.use_ema and self.built:
+            self._overwrite_with_averages(var_list)
 
     # -- state and config -------------------------------------------------
 
@@ -413,9 +511,11 @@ class Optimizer:
         return {
             "name": self.name, "learning_rate": lr, "weight_decay": self.weight_decay,
             "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm,
-            "clipvalue": self.clipvalue, "use_ema": False, "ema_momentum": 0.99,
-            "ema_overwrite_frequency": None, "loss_scale_factor": self.loss_scale_factor,
-            "gradient_accumulation_steps": None,
+            "clipvalue": self.clipvalue, "use_ema": self.use_ema,
+            "ema_momentum": self.ema_momentum,
+            "ema_overwrite_frequency": self.ema_overwrite_frequency,
+            "loss_scale_factor": self.loss_scale_factor,
+            "gradient_accumulation_steps": self.gradient_accumulation_steps,
         }
 
     @classmethod
@@ -423,8 +523,10 @@ class Optimizer:
         """Rebuilds an optimizer (without its state) from `get_config`'s output."""
         config = dict(config)
         if isinstance(config.get("learning_rate"), (dict, str)):
-            config["learning_rate"] = deserialize_keras_object(
-                config["learning_rate"], None, custom_objects, "learning rate schedule")
+            from .schedules import deserialize as deserialize_schedule
+
+            config["learning_rate"] = deserialize_schedule(config["learning_rate"],
+                                                           custom_objects)
         return cls(**config)
 
     def __repr__(self):

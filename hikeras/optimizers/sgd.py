@@ -19,7 +19,9 @@ class SGD(Optimizer):
             creates no slots. Defaults to `0.0`.
         nesterov: whether to use Nesterov momentum. Defaults to `False`.
         **kwargs: `weight_decay`, `clipnorm`, `clipvalue`, `global_clipnorm`,
-            `loss_scale_factor`, `name` (see `Optimizer`).
+            `use_ema`, `ema_momentum`, `ema_overwrite_frequency`,
+            `loss_scale_factor`, `gradient_accumulation_steps`, `name` (see
+            `Optimizer`).
 
     >>> import numpy as np
     >>> from hikeras.backend import Variable
@@ -31,11 +33,9 @@ class SGD(Optimizer):
     [0.71, 2.29]
     """
 
-    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, weight_decay=None,
-                 clipnorm=None, clipvalue=None, global_clipnorm=None, name="SGD", **kwargs):
-        super().__init__(learning_rate=learning_rate, weight_decay=weight_decay,
-                         clipnorm=clipnorm, clipvalue=clipvalue,
-                         global_clipnorm=global_clipnorm, name=name, **kwargs)
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD",
+                 **kwargs):
+        super().__init__(learning_rate=learning_rate, name=name, **kwargs)
         if (isinstance(momentum, bool) or not isinstance(momentum, (int, float, np.floating))
                 or not 0 <= momentum <= 1):
             raise ValueError(f"`momentum` must be a float between [0, 1]. "

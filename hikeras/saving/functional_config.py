@@ -6,6 +6,8 @@ of each input tensor. Node indices count only the calls that belong to this
 model, so a layer shared with another model still numbers from 0 here.
 """
 
+import inspect
+
 from ..layers.node import KerasTensor
 from ..utils import tree
 from .object_registration import custom_object_scope
@@ -40,9 +42,9 @@ def functional_config(model):
         for node in layer._inbound_nodes:
             if id(node) not in node_index or node.is_input:
                 continue
-            kwargs = {k: v for k, v in node.call_kwargs.items()
-                      if not isinstance(v, KerasTensor)}
-            inbound.append([_tensor_ref(t, node_index) + [kwargs] for t in node.input_tensors])
+            first, kwargs = _call_arguments(node, node_index)
+            inbound.append([_tensor_ref(t, node_index) + [kwargs] for t in tree.flatten(first)
+                            if isinstance(t, KerasTensor)])
         entry = serialize_keras_object(layer)
         entry["name"] = layer.name
         entry["inbound_nodes"] = inbound
@@ -78,12 +80,13 @@ def functional_from_config(config, custom_objects=None):
             remaining, blocked = [], set()
             for name, entries in pending:
                 inputs = [_resolve(outputs_by_layer, e) for e in entries]
+                kwargs = entries[0][3] if entries and len(entries[0]) > 3 else {}
+                kwargs = _resolve_kwargs(outputs_by_layer, kwargs or {})
                 # A layer's calls must replay in order, so node indices line up.
-                if name in blocked or any(x is None for x in inputs):
+                if name in blocked or any(x is None for x in inputs) or kwargs is None:
                     remaining.append((name, entries))
                     blocked.add(name)
                     continue
-                kwargs = entries[0][3] if entries and len(entries[0]) > 3 else {}
                 arg = inputs[0] if len(inputs) == 1 else inputs
                 outputs_by_layer[name].append(created[name](arg, **(kwargs or {})))
             if len(remaining) == len(pending):
@@ -101,8 +104,41 @@ def functional_from_config(config, custom_objects=None):
 
 
 def _node_entries(node):
-    """Keras 2 node entries: a list of `[name, node_index, tensor_index, kwargs]`."""
-    return [list(e) for e in node]
+    """A node's inputs as Keras 2 entries: `[name, node_index, tensor_index, kwargs]`.
+
+    Keras 3 writes a node as `{"args": [...], "kwargs": {...}}` whose tensors are
+    `{"class_name": "__keras_tensor__", "config": {"keras_history": [...]}}`;
+    its positional tensors, in order, become the entries; its non-None kwargs
+    ride on the first one (as in Keras 2), tensors as `[name, node, index]`.
+    """
+    if not isinstance(node, dict):
+        return [list(e) for e in node]
+    history = [t["config"]["keras_history"] for t in _keras3_tensors(node.get("args", []))]
+    kwargs = {k: _keras3_refs(v) for k, v in (node.get("kwargs") or {}).items()
+              if v is not None}
+    return [list(h[:3]) + [kwargs if i == 0 else {}] for i, h in enumerate(history)]
+
+
+def _keras3_refs(value):
+    """A Keras 3 kwarg with its tensors replaced by `[name, node_index, tensor_index]`."""
+    if isinstance(value, dict):
+        if value.get("class_name") == "__keras_tensor__":
+            return list(value["config"]["keras_history"][:3])
+        return {k: _keras3_refs(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_keras3_refs(v) for v in value]
+    return value
+
+
+def _keras3_tensors(value):
+    """The `__keras_tensor__` dicts inside a Keras 3 call argument, in order."""
+    if isinstance(value, dict):
+        if value.get("class_name") == "__keras_tensor__":
+            return [value]
+        return [t for v in value.values() for t in _keras3_tensors(v)]
+    if isinstance(value, list):
+        return [t for v in value for t in _keras3_tensors(v)]
+    return []
 
 
 def _triples(spec):
@@ -110,6 +146,41 @@ def _triples(spec):
     if spec and isinstance(spec[0], str):
         return [spec]
     return spec
+
+
+def _call_arguments(node, node_index):
+    """A call as tf.keras writes it: the first argument, and all others by name.
+
+    Tensors among the named arguments (e.g. `MultiHeadAttention`'s `value`)
+    become `[layer_name, node_index, tensor_index]`.
+    """
+    names = list(inspect.signature(node.layer.call).parameters)[1:]
+    named = dict(zip(names, node.call_args[1:]))
+    named.update(node.call_kwargs)
+    return node.call_args[0], tree.map_structure(
+        lambda v: _tensor_ref(v, node_index) if isinstance(v, KerasTensor) else v, named)
+
+
+def _resolve_kwargs(outputs_by_layer, kwargs):
+    """`kwargs` with tensor references replaced by tensors; None while one is missing."""
+    missing = []
+
+    def resolve(value):
+        if (isinstance(value, list) and len(value) == 3 and isinstance(value[0], str)
+                and value[0] in outputs_by_layer
+                and all(type(v) is int for v in value[1:])):
+            tensor = _resolve(outputs_by_layer, value)
+            if tensor is None:
+                missing.append(value)
+            return tensor
+        if isinstance(value, list):
+            return [resolve(v) for v in value]
+        if isinstance(value, dict):
+            return {k: resolve(v) for k, v in value.items()}
+        return value
+
+    resolved = resolve(kwargs)
+    return None if missing else resolved
 
 
 def _resolve(outputs_by_layer, entry):

@@ -7,7 +7,9 @@ helper of every family (`losses.get`, `activations.get`, ...) is built on
 config dict, a class or an instance/callable.
 """
 
-from .object_registration import get_registered_name, get_registered_object
+from .object_registration import (
+    custom_object_scope, get_registered_name, get_registered_object,
+)
 
 
 def serialize_keras_object(obj):
@@ -38,9 +40,12 @@ def deserialize_keras_object(config, module_objects=None, custom_objects=None,
                       printable_module_name)
         inner = dict(config.get("config") or {})
         if isinstance(cls, type):
-            if hasattr(cls, "from_config"):
-                return cls.from_config(inner)
-            return cls(**inner)
+            # Names inside the config (a Lambda's function, a custom activation)
+            # must resolve through the same custom_objects.
+            with custom_object_scope(custom_objects):
+                if hasattr(cls, "from_config"):
+                    return cls.from_config(inner)
+                return cls(**inner)
         return cls  # a registered function: its config is its name
     raise TypeError(
         f"Could not interpret serialized {printable_module_name}. Received: config={config!r}"

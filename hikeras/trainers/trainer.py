@@ -7,6 +7,8 @@ record nothing, so they cost nothing) -> in-place optimizer update ->
 constraints -> metric states -> logs for the callbacks.
 """
 
+import itertools
+
 import numpy as np
 
 from .. import metrics as metrics_module
@@ -17,12 +19,14 @@ from ..callbacks.progbar_logger import resolve_verbose
 from ..utils import tree
 from ..utils.rng import make_generator
 from .compile_utils import CompileLoss, CompileMetrics
-from .data_adapter import (
-    ArrayBatcher,
+from .data_adapters import (
     class_weight_to_sample_weight,
+    get_data_adapter,
+    is_array_like,
     split_validation,
     unpack_x_y_sample_weight,
 )
+from .epoch_iterator import EpochIterator, epoch_range
 
 
 class Trainer:
@@ -165,35 +169,66 @@ class Trainer:
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
             sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
-            validation_batch_size=None, validation_freq=1):
-        """Trains the model; returns a `History` whose `history` holds per-epoch logs."""
+            validation_batch_size=None, validation_freq=1, max_queue_size=None, workers=None,
+            use_multiprocessing=None):
+        """Trains the model; returns a `History` whose `history` holds per-epoch logs.
+
+        `x` may be arrays (with `y`), a `hikeras.data.Dataset`, a
+        `hikeras.utils.Sequence` or a generator of batches (see docs/data.md);
+        `workers`, `use_multiprocessing` and `max_queue_size` override a
+        `Sequence`'s own settings.
+        """
         self._require_compiled("fit")
         verbose = resolve_verbose(verbose)
-        batch_size = 32 if batch_size is None else batch_size
         if y is None and isinstance(x, tuple):
             x, y, sample_weight = unpack_x_y_sample_weight(x)
         if validation_split and validation_data is None:
+            if not is_array_like(x):
+                raise ValueError(
+                    "validation_split only works with in-memory arrays; pass "
+                    "`validation_data` for a Dataset, Sequence or generator. "
+                    f"Received: validation_split={validation_split}, x of type "
+                    f"{type(x).__name__}"
+                )
             (x, y, sample_weight), validation_data = split_validation(
                 x, y, sample_weight, validation_split)
-        if class_weight is not None:
-            cw = class_weight_to_sample_weight(y, class_weight)
-            sample_weight = cw if sample_weight is None else np.asarray(sample_weight) * cw
-        train = ArrayBatcher(x, y, sample_weight, batch_size=batch_size, shuffle=shuffle,
-                             rng=make_generator(), steps=steps_per_epoch)
+        streams = {"workers": workers, "use_multiprocessing": use_multiprocessing,
+                   "max_queue_size": max_queue_size}
+        self._shuffle_rng = make_generator()  # BackupAndRestore saves and restores it
+        train = EpochIterator(
+            get_data_adapter(x, y, sample_weight, batch_size=batch_size, shuffle=shuffle,
+                             rng=self._shuffle_rng, **streams),
+            steps_per_epoch, "steps_per_epoch", repeat=True, class_weight=class_weight,
+            model=self)
         val = None
         if validation_data is not None:
-            vx, vy, vsw = unpack_x_y_sample_weight(tuple(validation_data))
-            val = ArrayBatcher(vx, vy, vsw, batch_size=validation_batch_size or batch_size,
-                               steps=validation_steps)
+            vx, vy, vsw = (unpack_x_y_sample_weight(tuple(validation_data))
+                           if isinstance(validation_data, (tuple, list)) else
+                           (validation_data, None, None))
+            val = EpochIterator(
+                get_data_adapter(vx, vy, vsw, batch_size=validation_batch_size or (
+                    (batch_size or 32) if is_array_like(vx) else None), **streams),
+                validation_steps, "validation_steps")
         cbs = CallbackList(callbacks, add_history=True, add_progbar=verbose != 0, model=self,
-                           verbose=verbose, epochs=epochs, steps=len(train))
+                           verbose=verbose, epochs=epochs, steps=train.num_steps,
+                           do_validation=val is not None)
         self.stop_training = False
+        self._resume_at = None
         cbs.on_train_begin()
+        # A BackupAndRestore resume point (epoch, step): the input batches the
+        # interrupted run consumed before it are read again, untrained, so that
+        # shuffling and generator positions continue exactly where they were.
+        resume_epoch, resume_step = self._resume_at or (initial_epoch, 0)
         logs = {}
-        for epoch in range(initial_epoch, epochs):
+        for epoch in epoch_range(initial_epoch, epochs, (train, val)):
+            if epoch < resume_epoch:
+                for _ in train:
+                    pass
+                continue
             self.reset_metrics()
             cbs.on_epoch_begin(epoch)
-            for step, batch in enumerate(train):
+            skip = resume_step if epoch == resume_epoch else 0
+            for step, batch in itertools.islice(enumerate(train), skip, None):
                 cbs.on_train_batch_begin(step)
                 logs = self.train_step(batch)
                 cbs.on_train_batch_end(step, logs)
@@ -228,9 +263,10 @@ class Trainer:
         verbose = resolve_verbose(verbose)
         if y is None and isinstance(x, tuple):
             x, y, sample_weight = unpack_x_y_sample_weight(x)
-        batches = ArrayBatcher(x, y, sample_weight, batch_size=batch_size or 32, steps=steps)
+        batches = EpochIterator(get_data_adapter(x, y, sample_weight, batch_size=batch_size),
+                                steps, "steps")
         cbs = CallbackList(callbacks, add_progbar=verbose != 0, model=self, verbose=verbose,
-                           epochs=1, steps=len(batches))
+                           epochs=1, steps=batches.num_steps)
         logs = self._run_evaluation(batches, cbs)
         if return_dict:
             return logs
@@ -240,14 +276,14 @@ class Trainer:
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """Model outputs for `x`, computed batch by batch (numpy arrays)."""
         verbose = resolve_verbose(verbose)
-        batches = ArrayBatcher(x, batch_size=batch_size or 32, steps=steps)
+        batches = EpochIterator(get_data_adapter(x, batch_size=batch_size), steps, "steps")
         cbs = CallbackList(callbacks, add_progbar=verbose != 0, model=self, verbose=verbose,
-                           epochs=1, steps=len(batches))
+                           epochs=1, steps=batches.num_steps)
         cbs.on_predict_begin()
         outputs = []
         for step, batch in enumerate(batches):
             cbs.on_predict_batch_begin(step)
-            out = self.predict_step(batch[0])
+            out = self.predict_step(batch)
             outputs.append(tree.map_structure(np.asarray, out))
             cbs.on_predict_batch_end(step, {"outputs": out})
         cbs.on_predict_end()

@@ -229,8 +229,12 @@ def test_set_weights_checks_counts_and_shapes():
 
 def test_keras_only_arguments():
     assert optimizers.SGD(use_ema=False, ema_momentum=0.99, jit_compile=True).momentum == 0.0
-    with pytest.raises(ValueError, match="use_ema"):
-        optimizers.SGD(use_ema=True)
+    with pytest.raises(ValueError, match="ema_momentum"):
+        optimizers.SGD(use_ema=True, ema_momentum=1.5)
+    with pytest.raises(ValueError, match="ema_overwrite_frequency"):
+        optimizers.SGD(use_ema=True, ema_overwrite_frequency=0)
+    with pytest.raises(ValueError, match="gradient_accumulation_steps"):
+        optimizers.SGD(gradient_accumulation_steps=1)
     with pytest.raises(ValueError, match="not recognized"):
         optimizers.SGD(momentun=0.9)
     with warnings.catch_warnings(record=True) as caught:

@@ -1,12 +1,13 @@
-"""Turns the arrays given to fit/evaluate/predict into batches.
+"""Checks and slicing for in-memory arrays, and the `(x, y, sample_weight)` convention.
 
-Validation happens here, once, before any training starts: lengths must
-agree, inputs must be finite, and `class_weight` becomes per-sample weights.
+Validation happens once, before any training starts: lengths must agree,
+inputs must be finite. `class_weight` becomes per-sample weights batch by
+batch, for every kind of input.
 """
 
 import numpy as np
 
-from ..utils import tree
+from ...utils import tree
 
 
 def unpack_x_y_sample_weight(data):
@@ -36,7 +37,7 @@ def _as_array(x):
     )
 
 
-def _standardize(structure):
+def standardize(structure):
     """Converts leaves to arrays; a list of lists of numbers stays one array."""
     if isinstance(structure, dict):
         return {k: _as_array(v) for k, v in structure.items()}
@@ -90,7 +91,7 @@ def class_weight_to_sample_weight(y, class_weight):
             "class_weight is only supported for models with a single output. "
             f"Received: class_weight={class_weight}"
         )
-    y = tree.flatten(y)[0]
+    y = np.asarray(tree.flatten(y)[0])
     if y.ndim == 2 and y.shape[1] > 1:
         labels = np.argmax(y, axis=1)
     else:
@@ -99,6 +100,20 @@ def class_weight_to_sample_weight(y, class_weight):
     for cls, w in class_weight.items():
         weights[labels == int(cls)] = w
     return weights
+
+
+def apply_class_weight(data, class_weight):
+    """The batch `data` as `(x, y, sample_weight)`, weights multiplied by `class_weight`."""
+    x, y, sample_weight = unpack_x_y_sample_weight(data)
+    if y is None:
+        raise ValueError(
+            "class_weight needs targets, but a batch came without `y`. "
+            f"Received: class_weight={class_weight}"
+        )
+    weights = class_weight_to_sample_weight(y, class_weight)
+    if sample_weight is not None:
+        weights = np.asarray(sample_weight) * weights
+    return x, y, weights
 
 
 def slice_structure(structure, index):
@@ -112,6 +127,7 @@ def split_validation(x, y, sample_weight, validation_split):
         raise ValueError(
             f"validation_split must be in [0, 1). Received: validation_split={validation_split}"
         )
+    x, y, sample_weight = standardize(x), standardize(y), standardize(sample_weight)
     n = check_arrays(x, y, sample_weight)
     cut = int(n * (1.0 - validation_split))
     if cut == 0 or cut == n:
@@ -122,42 +138,3 @@ def split_validation(x, y, sample_weight, validation_split):
     train = tuple(slice_structure(s, slice(0, cut)) for s in (x, y, sample_weight))
     val = tuple(slice_structure(s, slice(cut, None)) for s in (x, y, sample_weight))
     return train, val
-
-
-class ArrayBatcher:
-    """Iterates over `(x, y, sample_weight)` batches of in-memory arrays.
-
-    Args:
-        x, y, sample_weight: arrays or lists/dicts of arrays.
-        batch_size: samples per batch (the last batch may be smaller).
-        shuffle: reshuffle at each epoch with `rng`.
-        rng: a `numpy.random.Generator` (seeded for reproducible runs).
-        steps: stop after this many batches per epoch (default: all of them).
-    """
-
-    def __init__(self, x, y=None, sample_weight=None, batch_size=32, shuffle=False, rng=None,
-                 steps=None):
-        self.x = _standardize(x)
-        self.y = _standardize(y)
-        self.sample_weight = _standardize(sample_weight)
-        self.num_samples = check_arrays(self.x, self.y, self.sample_weight)
-        if not isinstance(batch_size, (int, np.integer)) or batch_size <= 0:
-            raise ValueError(f"batch_size must be a positive integer. Received: batch_size="
-                             f"{batch_size!r}")
-        self.batch_size = int(batch_size)
-        self.shuffle = shuffle
-        self.rng = rng
-        full = -(-self.num_samples // self.batch_size)
-        self.steps = full if steps is None else min(int(steps), full)
-
-    def __len__(self):
-        return self.steps
-
-    def __iter__(self):
-        n, bs = self.num_samples, self.batch_size
-        order = self.rng.permutation(n) if self.shuffle else None
-        for step in range(self.steps):
-            lo, hi = step * bs, min((step + 1) * bs, n)
-            index = slice(lo, hi) if order is None else np.sort(order[lo:hi])
-            yield (slice_structure(self.x, index), slice_structure(self.y, index),
-                   slice_structure(self.sample_weight, index))

@@ -1,0 +1,223 @@
+"""Convolution lowered to GEMM: the forward product and both gradients.
+
+Layouts follow Keras: activations are `(batch, *spatial, channels)` and a
+kernel is `(*window, in_channels // groups, out_channels)`. For each output
+position, im2col gathers its receptive field into one row laid out
+`(group, *window, channel)`, so one matrix product per group computes the
+convolution, and the two gradients are products with the same matrix:
+
+    forward          y  = cols @ K
+    kernel gradient  dK = cols.T @ dy
+    input gradient   dx = col2im(dy @ K.T)
+
+The batch is processed in chunks whose im2col matrix is a few megabytes, so
+each chunk's gather, products, bias, activation and scatter run while the
+data is still in cache, the scratch memory stays bounded whatever the batch
+size (10,000-sample predictions included), and nothing as large as a whole
+batch's im2col matrix is ever kept between the forward and backward passes:
+the backward pass gathers each chunk again.
+"""
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from .. import shape_rules as rules
+from .conv_workspace import workspace
+
+# Bytes of im2col matrix per batch chunk: large enough for efficient GEMMs,
+# small enough to stay in the last-level cache.
+CHUNK_BYTES = 6 << 20
+
+
+@dataclass(frozen=True)
+class ConvGeometry:
+    """How a kernel's windows tile a (padded) input.
+
+    Attributes:
+        window: kernel size per spatial axis.
+        strides, dilation: per spatial axis.
+        pads: `(before, after)` zero padding per spatial axis.
+        groups: number of channel groups.
+    """
+
+    window: tuple
+    strides: tuple
+    dilation: tuple
+    pads: tuple
+    groups: int
+
+    @property
+    def rank(self):
+        return len(self.window)
+
+    @property
+    def taps(self):
+        return math.prod(self.window)
+
+    def output_spatial(self, spatial):
+        """Output spatial shape for an input spatial shape."""
+        return tuple(
+            (n + lo + hi - d * (k - 1) - 1) // s + 1
+            for n, (lo, hi), k, s, d in zip(spatial, self.pads, self.window, self.strides,
+                                            self.dilation))
+
+
+def geometry(spatial, window, strides, dilation, padding, groups=1):
+    """A `ConvGeometry` for an input of `spatial` shape and a padding mode."""
+    pads = tuple(rules.window_padding(n, k, s, d, padding)
+                 for n, k, s, d in zip(spatial, window, strides, dilation))
+    return ConvGeometry(tuple(window), tuple(strides), tuple(dilation), pads, groups)
+
+
+def _chunk(batch, row_bytes):
+    """Images per chunk for `row_bytes` of im2col matrix per image."""
+    return max(1, min(batch, CHUNK_BYTES // max(row_bytes, 1)))
+
+
+def _padded(x, geo):
+    """`x` with its zero padding, in a workspace (or `x` itself when unpadded)."""
+    if not any(lo or hi for lo, hi in geo.pads):
+        return x
+    shape = (x.shape[0],) + tuple(n + lo + hi for n, (lo, hi) in zip(x.shape[1:-1], geo.pads))
+    xp = workspace(shape + x.shape[-1:], x.dtype)
+    xp.fill(0)
+    xp[_interior(x.shape, geo)] = x
+    return xp
+
+
+def _interior(shape, geo):
+    """Index of the unpadded region inside a padded array of `shape`'s input."""
+    return (slice(None),) + tuple(slice(lo, lo + n) for n, (lo, _) in
+                                  zip(shape[1:-1], geo.pads)) + (slice(None),)
+
+
+def _im2col(xp, geo, out_spatial, cols):
+    """Gathers the windows of padded `xp` into `cols`, laid out (n, *out, G, *window, Cg)."""
+    rank, groups = geo.rank, geo.groups
+    spans = tuple(d * (k - 1) + 1 for k, d in zip(geo.window, geo.dilation))
+    view = sliding_window_view(xp, spans, axis=tuple(range(1, rank + 1)))
+    index = ((slice(None),) + tuple(slice(0, (o - 1) * s + 1, s)
+                                    for o, s in zip(out_spatial, geo.strides))
+             + (slice(None),) + tuple(slice(None, None, d) for d in geo.dilation))
+    view = view[index]  # (n, *out, C, *window)
+    channels = xp.shape[-1]
+    view = view.reshape(view.shape[:rank + 1] + (groups, channels // groups)
+                        + view.shape[rank + 2:])
+    # -> (n, *out, G, *window, Cg)
+    order = (tuple(range(rank + 2)) + tuple(range(rank + 3, 2 * rank + 3)) + (rank + 2,))
+    np.copyto(cols, view.transpose(order))
+
+
+def _col2im(taps, geo, out_spatial, dxp):
+    """Adds the per-tap input gradients `taps` (taps, n, *out, G, Cg) into padded `dxp`.
+
+    Tap-major order makes every addend contiguous, so each of the `taps`
+    additions streams whole rows instead of one channel vector at a time.
+    """
+    grouped = dxp.reshape(dxp.shape[:-1] + (geo.groups, -1))  # a view: dxp is contiguous
+    for addend, tap in zip(taps, itertools.product(*(range(k) for k in geo.window))):
+        index = (slice(None),) + tuple(
+            slice(t * d, t * d + (o - 1) * s + 1, s)
+            for t, d, o, s in zip(tap, geo.dilation, out_spatial, geo.strides))
+        grouped[index] += addend
+
+
+def _grouped_kernel(kernel, geo):
+    """Kernel (*window, Cg, G*Og) as (G, taps*Cg, Og)."""
+    groups = geo.groups
+    flat = kernel.reshape(-1, groups, kernel.shape[-1] // groups)
+    return flat.transpose(1, 0, 2)
+
+
+def _matmul(a, b, out):
+    """`out[g] = a[g] @ b[g]` for stacked groups, as one 2-D product when G == 1."""
+    if a.shape[0] == 1:
+        return np.matmul(a[0], b[0], out=out[0])
+    return np.matmul(a, b, out=out)
+
+
+def conv_forward(x, kernel, geo, epilogue=None):
+    """Convolution of `x` (n, *spatial, C) with `kernel`; `epilogue(chunk)` runs in place."""
+    n, groups = x.shape[0], geo.groups
+    out_spatial = geo.output_spatial(x.shape[1:-1])
+    filters = kernel.shape[-1]
+    dtype = np.result_type(x, kernel)
+    y = np.empty((n,) + out_spatial + (filters,), dtype)
+    rows = math.prod(out_spatial)
+    width = geo.taps * x.shape[-1] // groups
+    step = _chunk(n, rows * width * groups * dtype.itemsize)
+    kmat = _grouped_kernel(kernel, geo)
+    xp = _padded(x, geo)
+    cols = workspace((step,) + out_spatial + (groups,) + geo.window
+                     + (x.shape[-1] // groups,), dtype)
+    for start in range(0, n, step):
+        stop = min(start + step, n)
+        c = cols[:stop - start]
+        _im2col(xp[start:stop], geo, out_spatial, c)
+        yc = y[start:stop].reshape(-1, groups, filters // groups)
+        _matmul(c.reshape(-1, groups, width).transpose(1, 0, 2), kmat, yc.transpose(1, 0, 2))
+        if epilogue is not None:
+            epilogue(yc.reshape(-1, filters))
+    return y
+
+
+def conv_backward(dy, kernel, geo, x=None, input_shape=None, prologue=None):
+    """Gradients `(dx, dkernel)` of a convolution from its output gradient `dy`.
+
+    The kernel gradient needs the convolution's input `x` and is skipped
+    without it; the input gradient is computed when `input_shape` is given
+    (a transposed convolution is exactly this input gradient). `prologue(
+    start, stop)` may turn a batch slice of `dy` into the gradient that
+    reaches the product (e.g. through a fused activation) as a (rows,
+    filters) array. The input gradient is computed per kernel tap,
+    `dy @ K[tap].T`, and scattered by `_col2im`.
+    """
+    n, groups = dy.shape[0], geo.groups
+    out_spatial = dy.shape[1:-1]
+    filters = kernel.shape[-1]
+    channels = kernel.shape[-2] * groups
+    dtype = np.result_type(dy, kernel) if x is None else np.result_type(dy, kernel, x)
+    width = geo.taps * channels // groups
+    step = _chunk(n, math.prod(out_spatial) * width * groups * dtype.itemsize)
+    cols = dk = dk_part = dxp = dx = None
+    if x is not None:
+        xp = _padded(x, geo)
+        cols = workspace((step,) + out_spatial + (groups,) + geo.window
+                         + (channels // groups,), dtype)
+        dk = np.zeros((groups, width, filters // groups), dtype)
+        dk_part = np.empty_like(dk)
+    if input_shape is not None:
+        padded_shape = tuple(d + lo + hi for d, (lo, hi) in zip(input_shape[1:-1], geo.pads))
+        dx = np.empty(input_shape, dtype)
+        if padded_shape != tuple(input_shape[1:-1]):
+            dxp = workspace((step,) + padded_shape + (channels,), dtype)
+        # (G, taps, Og, Cg) and the per-tap products, laid out (taps, n, *out, G, Cg)
+        ktaps = kernel.reshape(geo.taps, channels // groups, groups, -1).transpose(2, 0, 3, 1)
+        dtaps = workspace((geo.taps, step) + out_spatial + (groups, channels // groups), dtype)
+    for start in range(0, n, step):
+        stop = min(start + step, n)
+        g = prologue(start, stop) if prologue else dy[start:stop].reshape(-1, filters)
+        g = g.reshape(-1, groups, filters // groups).transpose(1, 0, 2)
+        if cols is not None:
+            c = cols[:stop - start]
+            _im2col(xp[start:stop], geo, out_spatial, c)
+            _matmul(c.reshape(-1, groups, width).transpose(1, 2, 0), g, dk_part)
+            dk += dk_part
+        if dx is not None:
+            t = dtaps[:, :stop - start]
+            tv = t.reshape(geo.taps, -1, groups, channels // groups).transpose(2, 0, 1, 3)
+            _matmul(g[:, None], ktaps, tv)
+            d = dx[start:stop] if dxp is None else dxp[:stop - start]
+            d.fill(0)
+            _col2im(t, geo, out_spatial, d)
+            if dxp is not None:
+                dx[start:stop] = d[_interior(input_shape, geo)]
+    if dk is not None:
+        dk = dk.reshape((groups,) + geo.window + (channels // groups, filters // groups))
+        order = tuple(range(1, geo.rank + 2)) + (0, geo.rank + 2)
+        dk = dk.transpose(order).reshape(kernel.shape)
+    return dx, dk

@@ -1,0 +1,162 @@
+"""Pooling ops: `max_pool` and `avg_pool` over `(batch, *spatial, channels)` inputs.
+
+Both visit the window's taps one at a time: tap `t` of every window is one
+strided view of the (padded) input, so a pool is a handful of whole-array
+operations whatever its size. `max_pool` keeps, per output, the index of the
+tap that won (the first maximum, as TensorFlow's gradient does) and routes
+the gradient there; `avg_pool`'s "same" padding divides by the number of
+real (unpadded) elements in each window, as Keras does.
+"""
+
+import itertools
+
+import numpy as np
+
+from .. import shape_rules as rules
+from ..tensor import SymbolicTensor
+from ._registry import define
+
+
+def _window(op, shape, pool_size, strides, padding):
+    """Validated `(pool_size, strides, pads, output spatial shape)` of a pooling."""
+    rank = len(shape) - 2
+    if rank < 1:
+        raise ValueError(f"{op} needs an input of rank >= 3 (batch, *spatial, channels). "
+                         f"Received: input shape {tuple(shape)}")
+    sizes = []
+    for name, value in (("pool_size", pool_size), ("strides", pool_size if strides is None
+                                                   else strides)):
+        values = (value,) * rank if isinstance(value, (int, np.integer)) else tuple(value)
+        if len(values) != rank or not all(isinstance(v, (int, np.integer)) and v > 0
+                                          for v in values):
+            raise ValueError(f"{op}: {name} must be a positive integer or a sequence of {rank} "
+                             f"of them. Received: {name}={value!r}")
+        sizes.append(tuple(int(v) for v in values))
+    pool, steps = sizes
+    if padding not in ("valid", "same"):
+        raise ValueError(f"{op}: padding must be 'valid' or 'same'. Received: padding={padding!r}")
+    spatial = shape[1:-1]
+    counts = tuple(rules.window_count(n, k, s, 1, padding)
+                   for n, k, s in zip(spatial, pool, steps))
+    if any(c is not None and c < 1 for c in counts):
+        raise ValueError(
+            f"{op}: the pool ({pool}) is larger than the input with padding='valid'. "
+            f"Received: input shape {tuple(shape)}")
+    pads = tuple((0, 0) if n is None else rules.window_padding(n, k, s, 1, padding)
+                 for n, k, s in zip(spatial, pool, steps))
+    return pool, steps, pads, counts
+
+
+def _float_dtype(dtype):
+    return dtype if np.issubdtype(dtype, np.floating) else np.dtype("float32")
+
+
+def _pool_shape(op, dtype_rule):
+    def rule(x, pool_size, strides=None, padding="valid"):
+        shape = rules.shape_of(x)
+        counts = _window(op, shape, pool_size, strides, padding)[3]
+        return SymbolicTensor((shape[0],) + counts + (shape[-1],),
+                              dtype_rule(np.dtype(rules.dtype_of(x))))
+
+    return rule
+
+
+def _taps(pool, steps, counts):
+    """Per window tap, the index of that tap of every window in the padded input."""
+    for tap in itertools.product(*(range(k) for k in pool)):
+        yield (slice(None),) + tuple(slice(t, t + (c - 1) * s + 1, s)
+                                     for t, s, c in zip(tap, steps, counts))
+
+
+def _padded(x, pads, fill):
+    if not any(lo or hi for lo, hi in pads):
+        return x
+    xp = np.full((x.shape[0],) + tuple(n + lo + hi for n, (lo, hi) in zip(x.shape[1:-1], pads))
+                 + x.shape[-1:], fill, x.dtype)
+    xp[_interior(x.shape, pads)] = x
+    return xp
+
+
+def _interior(shape, pads):
+    return (slice(None),) + tuple(slice(lo, lo + n) for n, (lo, _) in
+                                  zip(shape[1:-1], pads)) + (slice(None),)
+
+
+def _scatter(shape, pads, pool, steps, counts, dtype, addend):
+    """Input gradient from `addend(tap_number)`, the gradient each tap receives."""
+    padded = tuple(n + lo + hi for n, (lo, hi) in zip(shape[1:-1], pads))
+    tiles = pool == steps and all(c * s == n for c, s, n in zip(counts, steps, padded))
+    dxp = np.empty((shape[0],) + padded + shape[-1:], dtype) if tiles else \
+        np.zeros((shape[0],) + padded + shape[-1:], dtype)
+    for number, index in enumerate(_taps(pool, steps, counts)):
+        if tiles:  # the windows partition the input: each tap writes its own elements
+            dxp[index] = addend(number)
+        else:
+            dxp[index] += addend(number)
+    return dxp if dxp.shape == tuple(shape) else np.ascontiguousarray(
+        dxp[_interior(shape, pads)])
+
+
+def _lowest(dtype):
+    return -np.inf if np.issubdtype(dtype, np.floating) else np.iinfo(dtype).min
+
+
+@define("max_pool", shape=_pool_shape("max_pool", lambda dtype: dtype), residual=True)
+def max_pool(x, pool_size, strides=None, padding="valid"):
+    """Maximum over each window; the residual is the winning tap of each output."""
+    pool, steps, pads, counts = _window("max_pool", x.shape, pool_size, strides, padding)
+    xp = _padded(x, pads, _lowest(x.dtype))
+    taps = _taps(pool, steps, counts)
+    out = xp[next(taps)].copy()
+    winner = np.zeros(out.shape, np.uint8 if np.prod(pool) < 256 else np.int32)
+    greater = np.empty(out.shape, bool)
+    for number, index in enumerate(taps, start=1):
+        view = xp[index]
+        np.greater(view, out, out=greater)
+        np.copyto(out, view, where=greater)
+        np.copyto(winner, number, where=greater)
+    return out, winner
+
+
+@max_pool.defvjp
+def _max_pool_vjp(node, g):
+    shape = node.input_shapes[0]
+    attrs = node.attrs
+    pool, steps, pads, counts = _window("max_pool", shape, attrs["pool_size"],
+                                        attrs.get("strides"), attrs.get("padding", "valid"))
+    winner = node.residual
+    return (_scatter(shape, pads, pool, steps, counts, g.dtype,
+                     lambda number: g * (winner == number)),)
+
+
+def _window_sizes(shape, pool, steps, pads, counts):
+    """How many real (unpadded) elements each window covers, shaped (1, *out, 1)."""
+    sizes = np.ones((1,) * len(shape))
+    for axis, (n, k, s, (lo, _), c) in enumerate(zip(shape[1:-1], pool, steps, pads, counts)):
+        start = np.arange(c) * s - lo
+        covered = np.minimum(start + k, n) - np.maximum(start, 0)
+        sizes = sizes * covered.reshape((1,) * (axis + 1) + (c,) + (1,) * (len(shape) - axis - 2))
+    return sizes
+
+
+@define("avg_pool", shape=_pool_shape("avg_pool", _float_dtype))
+def avg_pool(x, pool_size, strides=None, padding="valid"):
+    """Mean over each window's real elements ("same" padding is not counted)."""
+    pool, steps, pads, counts = _window("avg_pool", x.shape, pool_size, strides, padding)
+    xp = _padded(x, pads, 0)
+    taps = _taps(pool, steps, counts)
+    out = xp[next(taps)].astype(_float_dtype(x.dtype), copy=True)
+    for index in taps:
+        out += xp[index]
+    out /= _window_sizes(x.shape, pool, steps, pads, counts).astype(out.dtype)
+    return out
+
+
+@avg_pool.defvjp
+def _avg_pool_vjp(node, g):
+    shape = node.input_shapes[0]
+    attrs = node.attrs
+    pool, steps, pads, counts = _window("avg_pool", shape, attrs["pool_size"],
+                                        attrs.get("strides"), attrs.get("padding", "valid"))
+    share = g / _window_sizes(shape, pool, steps, pads, counts).astype(g.dtype)
+    return (_scatter(shape, pads, pool, steps, counts, g.dtype, lambda _: share),)

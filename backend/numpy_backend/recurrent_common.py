@@ -1,0 +1,207 @@
+"""Shared pieces of the fused recurrent sequence ops (`lstm_sequence`, ...).
+
+Layout. Inside the ops every per-step array is *feature-major*: the state of
+step `s` is an `(units, batch)` block, the gates an `(n * units, batch)`
+block. Each gate is then a contiguous run of rows, so the elementwise work of
+a step runs on contiguous memory, and the recurrent product is one GEMM,
+`recurrent_kernel.T @ h`. Arrays over the whole sequence are stacked along a
+leading step axis in processing order (reversed input for `go_backwards`).
+
+After the time loop, the gradients of the kernels contract over steps and
+batch at once: the per-step gate gradients are flattened to `(rows, T * B)`
+and the inputs/states to `(T * B, features)`, so each weight gradient is a
+single large GEMM (which may use several BLAS threads).
+
+Masks follow Keras: a masked step leaves the states unchanged; its output is
+the previous step's output (zeros before any unmasked step), or zeros with
+`zero_output_for_mask`. Because masked steps carry the state, the output of
+step `s` is simply `state_s * w_s`, with `w_s` 1 once some step `<= s` was
+unmasked (or, with `zero_output_for_mask`, 1 exactly on unmasked steps).
+"""
+
+import numpy as np
+
+from .. import shape_rules as rules
+from ..tensor import SymbolicTensor
+
+
+def _tanh(z):
+    np.tanh(z, out=z)
+
+
+def _sigmoid(z):  # 1 / (1 + exp(-z)) through tanh: no overflow for large |z|
+    z *= 0.5
+    np.tanh(z, out=z)
+    z *= 0.5
+    z += 0.5
+
+
+def _hard_sigmoid(z):  # Keras 3: relu6(z + 3) / 6
+    z *= 1.0 / 6.0
+    z += 0.5
+    np.clip(z, 0.0, 1.0, out=z)
+
+
+def _relu(z):
+    np.maximum(z, 0, out=z)
+
+
+def _linear(z):
+    pass
+
+
+def _tanh_grad(y, out):
+    np.multiply(y, y, out=out)
+    np.subtract(1, out, out=out)
+
+
+def _sigmoid_grad(y, out):
+    np.subtract(1, y, out=out)
+    out *= y
+
+
+def _hard_sigmoid_grad(y, out):
+    out[...] = (y > 0) & (y < 1)
+    out *= 1.0 / 6.0
+
+
+def _relu_grad(y, out):
+    np.greater(y, 0, out=out)
+
+
+def _linear_grad(y, out):
+    out.fill(1)
+
+
+# name -> (activate in place, write the derivative (from the output) into `out`)
+ACTIVATIONS = {
+    "tanh": (_tanh, _tanh_grad),
+    "sigmoid": (_sigmoid, _sigmoid_grad),
+    "hard_sigmoid": (_hard_sigmoid, _hard_sigmoid_grad),
+    "relu": (_relu, _relu_grad),
+    "linear": (_linear, _linear_grad),
+}
+
+
+def activation(name):
+    """`(activate(z), derivative(y, out))` for a supported activation (both in place)."""
+    try:
+        return ACTIVATIONS[name]
+    except KeyError:
+        raise ValueError(
+            f"The fused recurrent ops support the activations {sorted(ACTIVATIONS)}. "
+            f"Received: activation={name!r}"
+        ) from None
+
+
+def sequence_shape(num_states):
+    """Shape rule of an op `(x, *states, kernel, recurrent_kernel, ...)`.
+
+    Outputs: the output sequence `(B, T, units)` (or the last output
+    `(B, units)` unless `return_sequences`), then `num_states` final states.
+    """
+
+    def rule(x, *rest, return_sequences=True, **_):
+        recurrent_kernel = rest[num_states + 1]
+        batch, steps, _ = rules.shape_of(x)
+        units = rules.shape_of(recurrent_kernel)[0]
+        dtype = rules.result_dtype(x, recurrent_kernel)
+        out = (batch, steps, units) if return_sequences else (batch, units)
+        states = [SymbolicTensor((batch, units), dtype) for _ in range(num_states)]
+        return (SymbolicTensor(out, dtype), *states)
+
+    return rule
+
+
+def permute_blocks(a, order):
+    """`a` with its last axis cut into `len(order)` equal blocks, reordered."""
+    n = len(order)
+    shape = a.shape[:-1]
+    blocks = a.reshape(shape + (n, a.shape[-1] // n))
+    return blocks[..., list(order), :].reshape(a.shape)
+
+
+def steps_first(x, go_backwards):
+    """`(B, T, D)` inputs as a `(T, D, B)` view in processing order."""
+    xs = x.transpose(1, 2, 0)
+    return xs[::-1] if go_backwards else xs
+
+
+def step_masks(mask, go_backwards, dtype):
+    """A `(B, T)` boolean mask as `(T, 1, B)` 0/1 factors in processing order."""
+    if mask is None:
+        return None
+    m = np.asarray(mask).T.astype(dtype)[:, None, :]
+    return m[::-1] if go_backwards else m
+
+
+def output_weights(masks, zero_output_for_mask):
+    """Per step, 1 where the output equals the state and 0 where it is zero."""
+    if zero_output_for_mask:
+        return masks
+    return np.maximum.accumulate(masks, axis=0)
+
+
+def sequence_output(states, weights, return_sequences):
+    """The op's first output from the stacked states `(T + 1, H, B)`."""
+    if return_sequences:
+        seq = states[1:] if weights is None else states[1:] * weights
+        return seq.transpose(2, 0, 1)
+    last = states[-1] if weights is None else states[-1] * weights[-1]
+    return last.T
+
+
+def output_gradient(g, weights, return_sequences, steps):
+    """The first output's gradient per step, `(T, H, B)`, or None for zeros.
+
+    For the last output only, returns `(None, g_last)`; otherwise
+    `(g_steps, None)`. Mask weights are applied.
+    """
+    if not return_sequences:
+        last = g.T.copy()
+        if weights is not None:
+            last *= weights[-1]
+        return None, last
+    g_steps = np.ascontiguousarray(g.transpose(1, 2, 0))
+    if weights is not None:
+        g_steps *= weights
+    return g_steps, None
+
+
+def steps_matrix(a):
+    """`(T, K, B)` per-step blocks as one `(K, T * B)` matrix (a copy)."""
+    return a.transpose(1, 0, 2).reshape(a.shape[1], -1)
+
+
+def contract_steps(dz, *blocks):
+    """Sum over steps and batch of `dz[s] @ block[s].T`, as one GEMM.
+
+    Args:
+        dz: step gradients flattened by `steps_matrix`, `(K, T * B)`.
+        *blocks: `(T, R_i, B)` per-step inputs or states, concatenated along
+            their features.
+
+    Returns:
+        `(K, sum(R_i))`.
+    """
+    steps, _, batch = blocks[0].shape
+    widths = [b.shape[1] for b in blocks]
+    samples = np.empty((steps, batch, sum(widths)), dz.dtype)
+    start = 0
+    for block, width in zip(blocks, widths):
+        samples[:, :, start:start + width] = block.transpose(0, 2, 1)
+        start += width
+    return np.matmul(dz, samples.reshape(steps * batch, -1))
+
+
+def input_gradient(dz, kernel_internal, go_backwards, batch, steps):
+    """`dL/dx` as `(B, T, D)` from the step gradients `dz` of shape `(K, T * B)`."""
+    dx = np.matmul(dz.T, kernel_internal.T).reshape(steps, batch, -1)
+    if go_backwards:
+        dx = dx[::-1]
+    return dx.transpose(1, 0, 2)
+
+
+def needs(node, *indices):
+    """Whether any of the node's inputs at `indices` is differentiated."""
+    return any(node.input_refs[i] is not None for i in indices)

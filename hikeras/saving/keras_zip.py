@@ -1,0 +1,100 @@
+"""Loading Keras 3's `.keras` files: a zip of `config.json`, `metadata.json` and
+`model.weights.h5` (Keras 3's weights layout, see `keras3_weights`).
+
+The zip is inspected before anything is extracted: members must have sane
+declared sizes, and the weights are copied to a temporary file no larger
+than declared (a zip bomb stops there). Nothing in the archive is executed.
+"""
+
+import contextlib
+import os
+import shutil
+import tempfile
+import zipfile
+
+import h5py
+
+from .file_errors import file_error
+from .h5_attributes import parse_json
+from .model_config import deserialize_model
+from .training_config import compile_from_config
+
+_MAX_CONFIG_BYTES = 64 * 2**20
+_WEIGHTS = "model.weights.h5"
+
+
+def is_keras_zip(filepath):
+    """Whether `filepath` is a zip archive (by content, not suffix)."""
+    return os.path.isfile(filepath) and zipfile.is_zipfile(filepath)
+
+
+def _open_zip(filepath):
+    try:
+        return zipfile.ZipFile(filepath, "r")
+    except (zipfile.BadZipFile, OSError, ValueError) as e:
+        raise file_error(filepath, f"is not a readable .keras (zip) file ({e})") from None
+
+
+def _read_member(archive, name, source, limit):
+    try:
+        info = archive.getinfo(name)
+    except KeyError:
+        raise file_error(source, f"has no '{name}' inside the archive") from None
+    if info.file_size > limit:
+        raise file_error(source, f"declares a '{name}' of {info.file_size} bytes "
+                                 f"(more than {limit})")
+    try:
+        with archive.open(info) as member:
+            data = member.read(limit + 1)
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
+        raise file_error(source, f"has a corrupt '{name}' ({e})") from None
+    if len(data) > limit:
+        raise file_error(source, f"has a '{name}' larger than {limit} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise file_error(source, f"has a '{name}' that is not UTF-8 text") from None
+
+
+@contextlib.contextmanager
+def open_keras_zip_weights(filepath):
+    """Yields the archive's `model.weights.h5`, extracted to a temporary file, open."""
+    source = str(filepath)
+    with _open_zip(filepath) as archive:
+        try:
+            info = archive.getinfo(_WEIGHTS)
+        except KeyError:
+            raise file_error(source, f"has no '{_WEIGHTS}' inside the archive") from None
+        directory = tempfile.mkdtemp(prefix="hikeras-keras-")
+        try:
+            path = os.path.join(directory, _WEIGHTS)
+            try:
+                with archive.open(info) as member, open(path, "wb") as out:
+                    shutil.copyfileobj(member, out, length=2**22)
+            except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
+                raise file_error(source, f"has a corrupt '{_WEIGHTS}' ({e})") from None
+            try:
+                h5file = h5py.File(path, "r")
+            except (OSError, ValueError) as e:
+                raise file_error(source, f"has a '{_WEIGHTS}' that is not HDF5 ({e})") from None
+            with h5file:
+                yield h5file
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+
+
+def load_keras_zip(filepath, custom_objects=None, compile=True):
+    """A model from a `.keras` file: config, weights, and (if `compile`) its compile config."""
+    from .saving_api import load_from_h5
+
+    source = str(filepath)
+    with _open_zip(filepath) as archive:
+        text = _read_member(archive, "config.json", source, _MAX_CONFIG_BYTES)
+    config = parse_json(text, source, "a config.json")
+    model = deserialize_model(config, custom_objects, source)
+    compile_config = config.get("compile_config")
+    if compile and isinstance(compile_config, dict) and compile_config.get("optimizer"):
+        compile_from_config(model, compile_config, custom_objects, source)
+    with open_keras_zip_weights(filepath) as h5file:
+        load_from_h5(model, h5file, source, skip_mismatch=False, by_name=False, name_map=None)
+    return model

@@ -1,0 +1,118 @@
+"""Model architecture as JSON: `to_json`, `model_from_json`, and Keras 3 configs.
+
+We write Keras 2's dialect (it is the one Keras 2 and Keras 3 both read).
+Reading accepts Keras 3's as well: its bookkeeping keys (`module`,
+`registered_name`, `build_config`, `compile_config`, ...) are dropped, and
+config keys Keras 3 added at their "off" values (`quantization_config=None`,
+`optional=False`, ...) are removed so our constructors see what they know.
+`DTypePolicy` dicts, `batch_shape` and the dict form of `inbound_nodes` are
+understood by the layers and by `functional_config` themselves.
+
+Deserialising never runs code from the file: every `class_name` is looked up
+in `custom_objects`, the registry or the built-in tables, and an unknown
+name is an error that says how to register it.
+"""
+
+import json
+
+from .file_errors import SavedFileError, file_error
+from .h5_attributes import parse_json
+
+_BOOKKEEPING_KEYS = ("module", "registered_name", "build_config", "compile_config",
+                     "shared_object_id")
+# Config keys newer Keras writes, with the value that means "not used".
+_INERT_CONFIG_VALUES = {
+    "quantization_config": None, "lora_rank": None, "lora_alpha": None, "optional": False,
+    "input_axes": None, "output_axes": None,
+}
+_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError,
+           MemoryError, OverflowError)
+
+
+def normalize_config(value):
+    """A copy of a Keras 2 or Keras 3 config tree in the form hikeras reads."""
+    if isinstance(value, list):
+        return [normalize_config(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    is_object = "class_name" in value and "config" in value
+    for key, item in value.items():
+        if is_object and key in _BOOKKEEPING_KEYS:
+            continue
+        out[key] = normalize_config(item)
+    if is_object and isinstance(out.get("config"), dict):
+        config = out["config"]
+        for key, inert in _INERT_CONFIG_VALUES.items():
+            if key in config and config[key] == inert:
+                del config[key]
+    return out
+
+
+def model_to_config(model):
+    """`{"class_name", "config"}` of a model (Keras 2 dialect)."""
+    from ..layers import serialize
+
+    return serialize(model)
+
+
+def deserialize_model(config, custom_objects=None, source="<config>"):
+    """Builds a model from a `{"class_name", "config"}` dict of either dialect."""
+    from ..layers import deserialize
+    from ..models import Model
+
+    if not isinstance(config, dict) or not isinstance(config.get("class_name"), str):
+        raise file_error(source, "has a model config without a 'class_name' string")
+    if not isinstance(config.get("config"), dict):
+        raise file_error(source, "has a model config whose 'config' is not an object")
+    try:
+        model = deserialize(normalize_config(config), custom_objects=custom_objects)
+    except SavedFileError:
+        raise
+    except _ERRORS as e:
+        raise file_error(source, f"has a model config that cannot be rebuilt: "
+                                 f"{type(e).__name__}: {e}") from None
+    if not isinstance(model, Model):
+        raise file_error(source, f"has a config for a {type(model).__name__}, not a model")
+    return model
+
+
+def model_to_json(model, **kwargs):
+    """The model's architecture as a JSON string (`json.dumps` kwargs pass through)."""
+    from .. import __version__
+
+    config = model_to_config(model)
+    config["keras_version"] = "2.15.0"
+    config["backend"] = "tensorflow"
+    config["hikeras_version"] = __version__
+    return json.dumps(config, default=_json_default, **kwargs)
+
+
+def model_from_json(json_string, custom_objects=None):
+    """A model (with fresh weights) from `to_json()` output, Keras 2's or Keras 3's.
+
+    >>> import hikeras
+    >>> model = hikeras.Sequential([hikeras.Input((3,)), hikeras.layers.Dense(2)])
+    >>> clone = model_from_json(model.to_json())
+    >>> clone.output_shape
+    (None, 2)
+    """
+    if isinstance(json_string, bytes):
+        try:
+            json_string = json_string.decode("utf-8")
+        except UnicodeDecodeError:
+            raise file_error("<json string>", "is not valid UTF-8") from None
+    if not isinstance(json_string, str):
+        raise TypeError(f"model_from_json expects a JSON string. "
+                        f"Received: {type(json_string).__name__}")
+    config = parse_json(json_string, "<json string>", "a model config")
+    return deserialize_model(config, custom_objects, "<json string>")
+
+
+def _json_default(obj):
+    """numpy scalars/arrays and tuples in configs, as plain JSON values."""
+    if hasattr(obj, "tolist"):
+        return obj.tolist()
+    if hasattr(obj, "item"):
+        return obj.item()
+    raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable: {obj!r}")

@@ -1,0 +1,57 @@
+"""`SavingMixin`: the saving methods of `Model` (`save`, `save_weights`, ...).
+
+The formats live in the rest of `hikeras.saving`; these methods only forward,
+so `Model` stays about graphs and training.
+"""
+
+
+class SavingMixin:
+    """Keras's model saving API, mixed into `Model`."""
+
+    def save(self, filepath, overwrite=True, include_optimizer=True, **kwargs):
+        """Saves the whole model to a `.h5` file (architecture, weights, optimizer state).
+
+        `save_format` (Keras 2) is accepted when it says "h5".
+        """
+        from .saving_api import save_model
+
+        save_format = kwargs.pop("save_format", None)
+        if kwargs or save_format not in (None, "h5"):
+            raise ValueError(f"Model.save writes HDF5 ('.h5') files only. Received: "
+                             f"save_format={save_format!r}, other arguments={sorted(kwargs)}")
+        save_model(self, filepath, overwrite=overwrite, include_optimizer=include_optimizer)
+
+    def save_weights(self, filepath, overwrite=True, max_shard_size=None):
+        """Saves the weights: `.weights.h5` (Keras 3), `.h5` (Keras 2) or sharded `.weights.json`."""
+        from .saving_api import save_weights
+
+        save_weights(self, filepath, overwrite=overwrite, max_shard_size=max_shard_size)
+
+    def load_weights(self, filepath, skip_mismatch=False, by_name=False, name_map=None,
+                     verbose=False, layers=None):
+        """Loads weights from any Keras or hikeras weights file; returns a `LoadReport`.
+
+        See `hikeras.saving.load_weights` for the arguments.
+        """
+        from .saving_api import load_weights
+
+        return load_weights(self, filepath, skip_mismatch=skip_mismatch, by_name=by_name,
+                            name_map=name_map, verbose=verbose, layers=layers)
+
+    def to_json(self, **kwargs):
+        """The architecture as JSON (Keras 2's dialect); `json.dumps` kwargs pass through."""
+        from .model_config import model_to_json
+
+        return model_to_json(self, **kwargs)
+
+    def get_compile_config(self):
+        """The serialised arguments of `compile()`, or None if the model is not compiled."""
+        from .training_config import get_compile_config
+
+        return get_compile_config(self)
+
+    def compile_from_config(self, config):
+        """Compiles the model from `get_compile_config()` output."""
+        from .training_config import compile_from_config
+
+        compile_from_config(self, config)

@@ -1,0 +1,113 @@
+"""Saved weights as the loaders see them: name, shape, dtype and a validated reader.
+
+Every format's reader turns its file into `SavedEntry`s (one per saved layer,
+holding `SavedArray`s) before anything in the model is touched. A
+`SavedArray` over an HDF5 dataset is checked when it is made: a numeric
+dtype, and data that lies inside the file (a truncated file is caught here,
+not half-way through assigning). Contiguous, unfiltered datasets are later
+read straight into the variable's own array (`read_direct`, no copy);
+anything else (chunked, compressed) is read into a staging array up front,
+so decoding errors also surface before the model changes.
+"""
+
+import os
+
+import h5py
+import numpy as np
+
+from .file_errors import file_error
+
+_NUMERIC_KINDS = "biuf"
+
+
+class SavedArray:
+    """One saved weight.
+
+    Args:
+        name: its name in the file (e.g. `"dense/kernel:0"` or `"vars/0"`).
+        shape, dtype: as stored.
+        dataset: an `h5py.Dataset` to read from, or None with `value`.
+        value: an in-memory array (already read and checked).
+        source: the file, for error messages.
+    """
+
+    __slots__ = ("name", "shape", "dtype", "_dataset", "_value", "source")
+
+    def __init__(self, name, shape, dtype, dataset=None, value=None, source=""):
+        self.name = name
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self._dataset = dataset
+        self._value = value
+        self.source = source
+
+    @classmethod
+    def from_dataset(cls, dataset, name, source, file_size):
+        """Checks an HDF5 dataset and wraps it; raises `SavedFileError` if it is unusable."""
+        where = f"The file '{source}': weight '{name}'"
+        if not isinstance(dataset, h5py.Dataset):
+            raise file_error(where, "is not a dataset")
+        dtype = dataset.dtype
+        if dtype.kind not in _NUMERIC_KINDS or dtype.fields is not None:
+            raise file_error(where, f"has non-numeric dtype {dtype}")
+        shape = dataset.shape
+        if shape is None:
+            raise file_error(where, "has no shape (an empty dataspace)")
+        nbytes = int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
+        array = cls(name, shape, dtype, dataset=dataset, source=source)
+        if nbytes == 0:
+            array._value = np.zeros(shape, dtype)
+            return array
+        if dataset.chunks is None and not dataset.compression and not _has_filters(dataset):
+            offset = dataset.id.get_offset()
+            if offset is None:
+                raise file_error(where, "has no data stored")
+            if offset + nbytes > file_size:
+                raise file_error(where, f"extends past the end of the file ({offset + nbytes} > "
+                                        f"{file_size} bytes): the file is truncated")
+            return array
+        staged = np.empty(shape, dtype)
+        try:
+            dataset.read_direct(staged)
+        except Exception as e:  # h5py raises OSError/RuntimeError/... on corrupt chunks
+            raise file_error(where, f"cannot be read ({type(e).__name__}: {e})") from None
+        array._value = staged
+        return array
+
+    def read_into(self, out):
+        """Writes the saved values into `out` (same shape), casting to its dtype."""
+        if self._value is not None:
+            out[...] = self._value
+            return
+        if out.dtype == self.dtype and out.flags.c_contiguous:
+            self._dataset.read_direct(out)
+        else:
+            out[...] = self._dataset[()]
+
+    def read(self):
+        """The saved values as a new array."""
+        out = np.empty(self.shape, self.dtype)
+        self.read_into(out)
+        return out
+
+
+def _has_filters(dataset):
+    return dataset.id.get_create_plist().get_nfilters() > 0
+
+
+def file_size_of(h5file):
+    """The size in bytes of the file behind an open `h5py.File`."""
+    return os.path.getsize(h5file.filename)
+
+
+class SavedEntry:
+    """The saved weights of one layer: `name` (its name or key) and `weights`."""
+
+    __slots__ = ("name", "weights")
+
+    def __init__(self, name, weights):
+        self.name = name
+        self.weights = list(weights)
+
+    def __repr__(self):
+        return f"<SavedEntry {self.name}: {[w.name for w in self.weights]}>"

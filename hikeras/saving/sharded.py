@@ -1,0 +1,241 @@
+"""Sharded checkpoints: an index plus `NAME.data-0000k-of-0000n` HDF5 shards.
+
+`save_weights("ckpt/model.weights.json", max_shard_size="500MB")` writes
+
+* shards `ckpt/model.data-00000-of-00002`, ... (HDF5; datasets `t0`, `t1`, ...),
+  each at most `max_shard_size` unless one tensor alone is larger;
+* the index `ckpt/model.weights.json`: for every layer its tensor names (in
+  Keras's legacy order), for every tensor its shard, dataset, dtype, shape,
+  byte size and SHA-256; the optimizer's tensors too when it is built;
+* a pointer `ckpt/checkpoint` (`{"latest": "model.weights.json"}`), so
+  `load_weights("ckpt")` finds the newest checkpoint.
+
+Every file is written atomically, shards first, index next, pointer last, so
+a crash leaves the previous checkpoint loadable (a shard overwritten under it
+fails its checksum instead of loading silently). Loading verifies the
+checksums of exactly the tensors it loads (several shards hashed in
+parallel), can load a subset of layers, and assigns nothing until all of it
+has been checked.
+"""
+
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+
+import h5py
+import numpy as np
+
+from .atomic import atomic_write
+from .file_errors import file_error
+from .h5_attributes import parse_json
+from .saved_arrays import SavedArray, SavedEntry, file_size_of
+from .optimizer_state import plan_optimizer_state
+from .weight_matching import assign, plan_by_name, plan_topological, saved_order
+
+FORMAT = "hikeras.sharded_weights"
+POINTER = "checkpoint"
+_INDEX_SUFFIXES = (".weights.json", ".json")
+_SIZE_UNITS = {"B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "KIB": 2**10, "MIB": 2**20,
+               "GIB": 2**30}
+_SHARD_NAME = re.compile(r"^[^/\\]+\.data-\d{5}-of-\d{5}$")
+_HASH_BLOCK = 2**24
+
+
+def parse_size(size):
+    """Bytes from an int or a string such as `"500MB"`, `"2GiB"`."""
+    if isinstance(size, (int, np.integer)) and not isinstance(size, bool) and size > 0:
+        return int(size)
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMG]?I?B)\s*", str(size).upper())
+    if not match or float(match.group(1)) <= 0:
+        raise ValueError("max_shard_size must be a positive number of bytes or a string like "
+                         f"'500MB' or '2GiB'. Received: max_shard_size={size!r}")
+    return int(float(match.group(1)) * _SIZE_UNITS[match.group(2)])
+
+
+def _stem(index_path):
+    for suffix in _INDEX_SUFFIXES:
+        if index_path.endswith(suffix):
+            return index_path[:-len(suffix)]
+    raise ValueError("A sharded checkpoint's index must end in '.weights.json'. "
+                     f"Received: filepath={index_path!r}")
+
+
+def _sha256(dataset):
+    digest = hashlib.sha256()
+    flat = dataset.shape and int(np.prod(dataset.shape[1:], dtype=np.int64)) or 1
+    rows = max(1, _HASH_BLOCK // max(1, flat * dataset.dtype.itemsize))
+    if not dataset.shape:
+        digest.update(np.ascontiguousarray(dataset[()]).tobytes())
+        return digest.hexdigest()
+    for start in range(0, dataset.shape[0], rows):
+        digest.update(np.ascontiguousarray(dataset[start:start + rows]).data)
+    return digest.hexdigest()
+
+
+def _hash_array(value):
+    return hashlib.sha256(np.ascontiguousarray(value).data).hexdigest()
+
+
+def save_sharded(model, index_path, max_shard_size):
+    """Writes shards, then the index, then the directory's pointer file."""
+    limit = parse_size(max_shard_size)
+    stem = _stem(index_path)
+    tensors, layers = [], []
+    for layer in model.layers:
+        variables = saved_order(layer)
+        layers.append({"name": layer.name, "weights": [f"{layer.name}/{v.path}"
+                                                       for v in variables]})
+        tensors.extend((f"{layer.name}/{v.path}", v.value) for v in variables)
+    optimizer = getattr(model, "optimizer", None)
+    optimizer_names = []
+    if optimizer is not None and optimizer.built:
+        optimizer_names = [f"optimizer/{i}/{v.path}" for i, v in enumerate(optimizer.variables)]
+        tensors.extend(zip(optimizer_names, (v.value for v in optimizer.variables)))
+    shards, current, size = [], [], 0
+    for name, value in tensors:
+        if current and size + value.nbytes > limit:
+            shards.append(current)
+            current, size = [], 0
+        current.append((name, value))
+        size += value.nbytes
+    shards.append(current)
+    base = os.path.basename(stem)
+    index = {"format": FORMAT, "version": 1, "layers": layers, "optimizer": optimizer_names,
+             "tensors": {}}
+    for k, shard in enumerate(shards):
+        shard_name = f"{base}.data-{k:05d}-of-{len(shards):05d}"
+        with atomic_write(os.path.join(os.path.dirname(index_path), shard_name)) as tmp:
+            with h5py.File(tmp, "w") as f:
+                for i, (name, value) in enumerate(shard):
+                    f.create_dataset(f"t{i}", data=value)
+                    index["tensors"][name] = {
+                        "shard": shard_name, "key": f"t{i}", "dtype": value.dtype.str,
+                        "shape": list(value.shape), "nbytes": int(value.nbytes),
+                        "sha256": _hash_array(value)}
+    old_shards = _shards_of(index_path)
+    with atomic_write(index_path) as tmp, open(tmp, "w") as out:
+        json.dump(index, out, indent=1)
+    pointer = os.path.join(os.path.dirname(os.path.abspath(index_path)), POINTER)
+    with atomic_write(pointer) as tmp, open(tmp, "w") as out:
+        json.dump({"latest": os.path.basename(index_path)}, out)
+    directory = os.path.dirname(index_path)
+    for stale in old_shards - {t["shard"] for t in index["tensors"].values()}:
+        os.remove(os.path.join(directory, stale))
+
+
+def _shards_of(index_path):
+    """Shard names an existing (valid) index refers to; empty if there is none."""
+    try:
+        with open(index_path, encoding="utf-8") as f:
+            index = json.load(f)
+        return {t["shard"] for t in index["tensors"].values() if _SHARD_NAME.match(t["shard"])}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return set()
+
+
+def is_sharded(filepath):
+    """A sharded checkpoint's index, or a directory with a `checkpoint` pointer."""
+    if os.path.isdir(filepath):
+        return os.path.isfile(os.path.join(filepath, POINTER))
+    return filepath.endswith(_INDEX_SUFFIXES)
+
+
+def _resolve_index(filepath):
+    if not os.path.isdir(filepath):
+        return filepath
+    pointer = os.path.join(filepath, POINTER)
+    with open(pointer, encoding="utf-8") as f:
+        latest = parse_json(f.read(), pointer, "a pointer").get("latest")
+    if not isinstance(latest, str) or os.path.basename(latest) != latest:
+        raise file_error(pointer, f"points to {latest!r}, not a file name in its directory")
+    return os.path.join(filepath, latest)
+
+
+def _read_index(index_path):
+    try:
+        with open(index_path, encoding="utf-8") as f:
+            text = f.read()
+    except UnicodeDecodeError:
+        raise file_error(index_path, "is not UTF-8 text") from None
+    index = parse_json(text, index_path, "an index")
+    if index.get("format") != FORMAT or not isinstance(index.get("tensors"), dict) or \
+            not isinstance(index.get("layers"), list):
+        raise file_error(index_path, f"is not a hikeras sharded-checkpoint index "
+                                     f"(format {index.get('format')!r})")
+    for name, spec in index["tensors"].items():
+        ok = (isinstance(spec, dict) and isinstance(spec.get("shard"), str)
+              and _SHARD_NAME.match(spec["shard"]) and isinstance(spec.get("key"), str)
+              and isinstance(spec.get("sha256"), str) and isinstance(spec.get("shape"), list)
+              and all(isinstance(d, int) and d >= 0 for d in spec["shape"]))
+        if not ok:
+            raise file_error(index_path, f"has an invalid entry for tensor {name!r}")
+    return index
+
+
+def load_sharded(model, filepath, skip_mismatch, by_name, name_map, layer_names):
+    """Loads (part of) a sharded checkpoint; see the module docstring."""
+    index_path = _resolve_index(filepath)
+    index = _read_index(index_path)
+    directory = os.path.dirname(index_path)
+    entries = []
+    for layer in index["layers"]:
+        if not isinstance(layer, dict) or not isinstance(layer.get("weights"), list):
+            raise file_error(index_path, "has an invalid 'layers' list")
+        if layer_names is None or layer.get("name") in layer_names:
+            entries.append((layer.get("name"), layer["weights"]))
+    files, checksums = {}, {}
+    try:
+        built = [SavedEntry(name, [_saved(index, t, directory, files, checksums, index_path)
+                                   for t in weights]) for name, weights in entries]
+        if layer_names is not None or by_name:
+            plan, report = plan_by_name(model, built, index_path, skip_mismatch, name_map)
+        else:
+            plan, report = plan_topological(model, built, index_path, skip_mismatch)
+        if layer_names is None and index.get("optimizer"):
+            saved = [_saved(index, t, directory, files, checksums, index_path)
+                     for t in index["optimizer"]]
+            plan_optimizer_state(model, saved, index_path, plan, report)
+        _verify(plan, checksums, index_path)
+        assign(plan, index_path)
+    finally:
+        for f in files.values():
+            f.close()
+    return report
+
+
+def _saved(index, tensor, directory, files, checksums, index_path):
+    spec = index["tensors"].get(tensor) if isinstance(tensor, str) else None
+    if spec is None:
+        raise file_error(index_path, f"lists tensor {tensor!r} but does not describe it")
+    shard = spec["shard"]
+    if shard not in files:
+        path = os.path.join(directory, shard)
+        try:
+            files[shard] = h5py.File(path, "r")
+        except (OSError, ValueError) as e:
+            raise file_error(path, f"is missing or not HDF5 ({e})") from None
+    f = files[shard]
+    dataset = f.get(spec["key"])
+    array = SavedArray.from_dataset(dataset, tensor, f.filename, file_size_of(f))
+    if list(array.shape) != spec["shape"]:
+        raise file_error(f.filename, f"holds tensor {tensor!r} with shape {array.shape}, "
+                                     f"but the index says {tuple(spec['shape'])}")
+    checksums[id(array)] = spec["sha256"]
+    return array
+
+
+def _verify(plan, checksums, index_path):
+    """Checks the SHA-256 of every planned tensor, hashing shards in parallel."""
+    def check(saved):
+        if _sha256(saved._dataset) != checksums[id(saved)]:
+            return saved.name
+        return None
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
+        bad = [name for name in pool.map(check, [s for _, s in plan]) if name]
+    if bad:
+        raise file_error(index_path, f"has tensors whose data does not match their checksum "
+                                     f"(corrupt or partly overwritten shards): {bad[:5]}")
+

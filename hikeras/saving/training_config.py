@@ -1,0 +1,88 @@
+"""The `training_config` of saved models: what `compile()` was given, as JSON.
+
+Keras's schema: `loss`, `metrics`, `weighted_metrics`, `loss_weights` as
+serialised identifiers (a name, or a `{"class_name", "config"}` dict; lists
+and dicts of them per output) plus `optimizer_config`. Keras 2 may write the
+optimizer's class as `"Custom>Adam"`; built-in names are accepted that way too.
+"""
+
+from .. import losses, metrics, optimizers
+from .file_errors import SavedFileError, file_error
+from .model_config import normalize_config
+
+_ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError)
+
+
+def _serialize_nested(value, serialize):
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return {k: _serialize_nested(v, serialize) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_serialize_nested(v, serialize) for v in value]
+    return serialize(value)
+
+
+def deserialize_nested(value, deserialize, custom_objects):
+    """Identifiers inside lists/dicts (per output) deserialised; a config dict is a leaf."""
+    if value is None:
+        return None
+    if isinstance(value, str) or (isinstance(value, dict) and "class_name" in value):
+        return deserialize(value, custom_objects)
+    if isinstance(value, dict):
+        return {k: deserialize_nested(v, deserialize, custom_objects) for k, v in value.items()}
+    if isinstance(value, list):
+        return [deserialize_nested(v, deserialize, custom_objects) for v in value]
+    raise TypeError(f"expected a name, a config dict, or a list/dict of them; found {value!r}")
+
+
+def get_compile_config(model):
+    """`compile()`'s arguments, serialised (None if the model is not compiled)."""
+    if not getattr(model, "compiled", False):
+        return None
+    args = model._compile_args
+    return {
+        "optimizer": optimizers.serialize(model.optimizer),
+        "loss": _serialize_nested(args["loss"], losses.serialize),
+        "metrics": _serialize_nested(args["metrics"], metrics.serialize),
+        "loss_weights": args["loss_weights"],
+        "weighted_metrics": None,
+    }
+
+
+def training_config(model):
+    """Keras's `training_config` attribute (the optimizer under `optimizer_config`)."""
+    config = get_compile_config(model)
+    if config is None:
+        return None
+    config["optimizer_config"] = config.pop("optimizer")
+    return config
+
+
+def _optimizer_config(config):
+    if isinstance(config, dict) and isinstance(config.get("class_name"), str):
+        package, _, name = config["class_name"].rpartition(">")
+        if package == "Custom" and name.lower() in optimizers.ALL_OBJECTS_DICT:
+            return {**config, "class_name": name}
+    return config
+
+
+def compile_from_config(model, config, custom_objects=None, source="<config>"):
+    """Compiles `model` from `get_compile_config()`/`training_config` output."""
+    if not isinstance(config, dict):
+        raise file_error(source, "has a training config that is not a JSON object")
+    config = normalize_config(config)
+    try:
+        optimizer_config = config.get("optimizer_config", config.get("optimizer"))
+        optimizer = optimizers.deserialize(_optimizer_config(optimizer_config),
+                                           custom_objects=custom_objects)
+        loss = deserialize_nested(config.get("loss"), losses.deserialize, custom_objects)
+        metric_list = deserialize_nested(config.get("metrics"), metrics.deserialize,
+                                          custom_objects)
+        model.compile(optimizer=optimizer, loss=loss, metrics=metric_list,
+                      loss_weights=config.get("loss_weights"))
+    except SavedFileError:
+        raise
+    except _ERRORS as e:
+        raise file_error(source, f"has a training config that cannot be used: "
+                                 f"{type(e).__name__}: {e}") from None
