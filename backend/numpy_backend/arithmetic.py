@@ -38,7 +38,9 @@ def multiply(x, y):
 def _multiply_vjp(node, g):
     x, y = node.inputs
     sx, sy = node.input_shapes
-    return unbroadcast(g * y, sx), unbroadcast(g * x, sy)
+    gx = None if node.input_refs[0] is None else unbroadcast(g * y, sx)
+    gy = None if node.input_refs[1] is None else unbroadcast(g * x, sy)
+    return gx, gy
 
 
 @define("divide", shape=rules.elementwise_float, save_inputs=(0, 1))

@@ -134,10 +134,13 @@ def _grouped_kernel(kernel, geo):
 
 
 def _matmul(a, b, out):
-    """`out[g] = a[g] @ b[g]` for stacked groups, as one 2-D product when G == 1."""
-    if a.shape[0] == 1:
-        return np.matmul(a[0], b[0], out=out[0])
-    return np.matmul(a, b, out=out)
+    """`out[g] = a[g] @ b[g]` over a leading group axis, as plain 2-D products.
+
+    numpy's stacked matmul drops to a slow non-BLAS loop for some stride
+    patterns (a broadcast operand, for one), so the groups are looped here.
+    """
+    for ag, bg, og in zip(a, b, out):
+        np.matmul(ag, bg, out=og)
 
 
 def conv_forward(x, kernel, geo, epilogue=None):
@@ -188,7 +191,10 @@ def conv_backward(dy, kernel, geo, x=None, input_shape=None, prologue=None):
         xp = _padded(x, geo)
         cols = workspace((step,) + out_spatial + (groups,) + geo.window
                          + (channels // groups,), dtype)
-        dk = np.zeros((groups, width, filters // groups), dtype)
+        # accumulated transposed, (G, Og, width): dy.T @ cols keeps the long axis as
+        # BLAS's inner dimension on both operands (cols.T @ dy with 9 columns was
+        # seen to take seconds with two BLAS threads on a busy machine)
+        dk = np.zeros((groups, filters // groups, width), dtype)
         dk_part = np.empty_like(dk)
     if input_shape is not None:
         padded_shape = tuple(d + lo + hi for d, (lo, hi) in zip(input_shape[1:-1], geo.pads))
@@ -196,7 +202,8 @@ def conv_backward(dy, kernel, geo, x=None, input_shape=None, prologue=None):
         if padded_shape != tuple(input_shape[1:-1]):
             dxp = workspace((step,) + padded_shape + (channels,), dtype)
         # (G, taps, Og, Cg) and the per-tap products, laid out (taps, n, *out, G, Cg)
-        ktaps = kernel.reshape(geo.taps, channels // groups, groups, -1).transpose(2, 0, 3, 1)
+        ktaps = np.ascontiguousarray(
+            kernel.reshape(geo.taps, channels // groups, groups, -1).transpose(2, 0, 3, 1))
         dtaps = workspace((geo.taps, step) + out_spatial + (groups, channels // groups), dtype)
     for start in range(0, n, step):
         stop = min(start + step, n)
@@ -205,19 +212,21 @@ def conv_backward(dy, kernel, geo, x=None, input_shape=None, prologue=None):
         if cols is not None:
             c = cols[:stop - start]
             _im2col(xp[start:stop], geo, out_spatial, c)
-            _matmul(c.reshape(-1, groups, width).transpose(1, 2, 0), g, dk_part)
+            _matmul(g.transpose(0, 2, 1), c.reshape(-1, groups, width).transpose(1, 0, 2),
+                    dk_part)
             dk += dk_part
         if dx is not None:
             t = dtaps[:, :stop - start]
             tv = t.reshape(geo.taps, -1, groups, channels // groups).transpose(2, 0, 1, 3)
-            _matmul(g[:, None], ktaps, tv)
+            for gg, kg, tg in zip(g, ktaps, tv):
+                _matmul(itertools.repeat(gg), kg, tg)
             d = dx[start:stop] if dxp is None else dxp[:stop - start]
             d.fill(0)
             _col2im(t, geo, out_spatial, d)
             if dxp is not None:
                 dx[start:stop] = d[_interior(input_shape, geo)]
     if dk is not None:
-        dk = dk.reshape((groups,) + geo.window + (channels // groups, filters // groups))
-        order = tuple(range(1, geo.rank + 2)) + (0, geo.rank + 2)
+        dk = dk.reshape((groups, filters // groups) + geo.window + (channels // groups,))
+        order = tuple(range(2, geo.rank + 3)) + (0, 1)
         dk = dk.transpose(order).reshape(kernel.shape)
     return dx, dk

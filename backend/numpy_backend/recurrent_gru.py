@@ -101,6 +101,7 @@ def gru_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None, recurren
             zr += rec[s, :h2]
             rec_act(zr)
             np.multiply(zr[units:], rec[s, h2:], out=tmp)     # r * s_h
+            hh += tmp
         else:
             np.matmul(u_zr, h, out=rec)
             zr, hh = buf[s, :h2], buf[s, h2:]
@@ -108,8 +109,7 @@ def gru_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None, recurren
             rec_act(zr)
             np.multiply(zr[units:], h[:units], out=rh[s, :units])
             np.matmul(u_h, rh[s], out=rec_h)
-            tmp = rec_h
-        hh += tmp
+            hh += rec_h
         act(hh)
         h_new = hs[s + 1, :units]
         np.subtract(hs[s, :units], hh, out=h_new)            # h_{t-1} - hh
@@ -120,7 +120,8 @@ def gru_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None, recurren
     weights = None if masks is None else rc.output_weights(masks, zero_output_for_mask)
     states = hs[:, :units]
     out = rc.sequence_output(states, weights, return_sequences)
-    residual = (xs, buf, rec if reset_after else rh, hs, w, masks, weights, rmask)
+    residual = (xs, buf, rec if reset_after else rh, hs, w, recurrent_kernel, masks, weights,
+                rmask)
     return (out, states[-1].T), residual
 
 
@@ -128,17 +129,104 @@ def gru_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None, recurren
 @single_threaded_blas()
 def _gru_sequence_vjp(node, grads):
     g_out, g_h = grads
-    xs, buf, rec, hs, w, masks, weights, rmask = node.residual
+    xs, buf, rec, hs, w, u, masks, weights, rmask = node.residual
     attrs = node.attrs
     reset_after = attrs.get("reset_after", True)
     _, act_grad = rc.activation(attrs.get("activation", "tanh"))
     _, rec_grad = rc.activation(attrs.get("recurrent_activation", "sigmoid"))
-    steps, units, batch = hs.shape[0] - 1, hs.shape[1] - 1, hs.shape[2]
+    steps, units, batch = buf.shape[0], hs.shape[1] - 1, hs.shape[2]
     h2, h3 = 2 * units, 3 * units
     g_steps, g_last = rc.output_gradient(g_out, weights, attrs.get("return_sequences", True),
                                          steps)
     dh = g_h.T.copy()
     if g_last is not None:
         dh += g_last
-    u = node.inputs_for_vjp if False else None  # placeholder removed below
-    return dh, g_steps, u
+    dtype = dh.dtype
+    # Step gradients. reset_after: rows a, z, r, a * r where a = dL/d(candidate
+    # pre-activation); input side rows 0:3H, recurrent side rows H:4H.
+    # Otherwise rows z, r, a (both sides).
+    dz = np.empty((steps, 4 * units if reset_after else h3, batch), dtype)
+    d_zr = np.empty((h2, batch), dtype)
+    t1, t2 = np.empty((units, batch), dtype), np.empty((units, batch), dtype)
+    dh_new = np.empty((units, batch), dtype)
+    rows_z, rows_a = (slice(units, h2), slice(0, units)) if reset_after else \
+        (slice(0, units), slice(h2, h3))
+    rows_r = slice(h2, h3) if reset_after else slice(units, h2)
+    for s in range(steps - 1, -1, -1):
+        if g_steps is not None:
+            dh += g_steps[s]
+        if masks is not None:
+            keep = masks[s]
+            dh_carry = dh * (1 - keep)
+            dh *= keep
+        gates = buf[s]
+        hh = gates[:units] if reset_after else gates[h2:]
+        z, r = (gates[units:h2], gates[h2:]) if reset_after else (gates[:units], gates[units:h2])
+        h_prev = hs[s, :units]
+        rec_grad(gates[units:] if reset_after else gates[:h2], out=d_zr)
+        # dz_z = dh * (h_{t-1} - hh) * z'
+        np.subtract(h_prev, hh, out=t1)
+        t1 *= d_zr[:units]
+        np.multiply(t1, dh, out=dz[s, rows_z])
+        # a = dh * (1 - z) * activation'(hh)
+        act_grad(hh, out=t1)
+        np.subtract(1, z, out=t2)
+        t1 *= t2
+        a = dz[s, rows_a]
+        np.multiply(t1, dh, out=a)
+        if reset_after:
+            np.multiply(a, rec[s, h2:], out=t1)              # dL/dr = a * s_h * r'
+            np.multiply(t1, d_zr[units:], out=dz[s, rows_r])
+            np.multiply(a, r, out=dz[s, h3:])
+            np.matmul(u, dz[s, units:], out=dh_new)
+        else:
+            np.matmul(u[:, h2:], a, out=t2)                  # dL/d(r * h_in)
+            h_in = h_prev if rmask is None else h_prev * rmask
+            np.multiply(t2, h_in, out=t1)
+            np.multiply(t1, d_zr[units:], out=dz[s, rows_r])
+            np.matmul(u[:, :h2], dz[s, :h2], out=dh_new)
+            t2 *= r
+            dh_new += t2
+        if rmask is not None:
+            dh_new *= rmask
+        np.multiply(dh, z, out=t1)
+        np.add(dh_new, t1, out=dh)
+        if masks is not None:
+            dh += dh_carry
+    return _input_grads(node, rc.steps_matrix(dz), dh)
+
+
+def _input_grads(node, dz, dh):
+    """Gradients of all inputs from the step gradients `dz` `(rows, T * B)`."""
+    xs, buf, rec, hs, w, u, masks, weights, rmask = node.residual
+    reset_after = node.attrs.get("reset_after", True)
+    steps, units, batch = buf.shape[0], hs.shape[1] - 1, hs.shape[2]
+    h2, h3 = 2 * units, 3 * units
+    dx = dkernel = drec = dbias = None
+    x_rows = dz[:h3]
+    if rc.needs(node, 0):
+        dx = rc.input_gradient(x_rows, w, node.attrs.get("go_backwards", False), batch, steps)
+    if rc.needs(node, 2):
+        dkernel = rc.contract_steps(x_rows, xs).T
+        if reset_after:
+            dkernel = rc.permute_blocks(dkernel, _X_INVERSE)
+    if rc.needs(node, 3, 4):
+        states = hs[:steps]
+        if rmask is not None:
+            states = states.copy()
+            states[:, :units] *= rmask
+        if reset_after:
+            rec_grads = rc.contract_steps(dz[units:], states).T
+            if rc.needs(node, 4):
+                dbias = np.stack([rc.permute_blocks(x_rows.sum(axis=1), _X_INVERSE),
+                                  rec_grads[-1]])
+        else:
+            rec_grads = np.concatenate([rc.contract_steps(dz[:h2], states),
+                                        rc.contract_steps(dz[h2:], rec)]).T
+            dbias = rec_grads[-1]
+        drec = rec_grads[:units]
+    if not rc.needs(node, 4):
+        dbias = None
+    dh0 = dh.T if rc.needs(node, 1) else None
+    grads = (dx, dh0, dkernel, drec, dbias, None, None)
+    return grads[:len(node.input_refs)]

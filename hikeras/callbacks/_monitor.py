@@ -51,7 +51,7 @@ class Monitor:
 
     @property
     def base_name(self):
-        return self.monitor[4:] if self.monitor.startswith("val_") else self.monitor
+        return self.monitor.removeprefix("val_")
 
     def resolve_mode(self, model=None):
         """Settles `mode="auto"`: the metric's own direction, else the key's name."""

@@ -5,9 +5,13 @@ import os
 import numpy as np
 
 from ._monitor import Monitor, available_keys, raise_missing
-from ._paths import check_save_freq, ensure_writable_dir, format_fields, static_directory
+from ._paths import (
+    check_save_freq,
+    ensure_writable_dir,
+    format_fields,
+    static_directory,
+)
 from .callback import Callback
-
 
 # The suffixes `hikeras.saving` writes (checked up front, so a typo does not
 # cost an epoch of training).

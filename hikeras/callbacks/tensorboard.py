@@ -96,6 +96,7 @@ class TensorBoard(Callback):
         self._writers = {}
         self._global_train_batch = 0
         self._profiler = None
+        self._graph_pending = False
         self._epoch_start = 0.0
         self._epoch_batches = 0
 
@@ -106,10 +107,10 @@ class TensorBoard(Callback):
 
     def on_train_begin(self, logs=None):
         ensure_writable_dir(self.log_dir, "TensorBoard", "log_dir", self.log_dir)
-        if self.write_graph:
-            from ._tensorboard_graph import write_model_graph
-
-            write_model_graph(self._writer("train"), self.model)
+        if self._profiler is not None:  # left running by a run that raised
+            self._profiler.stop()
+            self._profiler = None
+        self._graph_pending = self.write_graph
 
     def on_epoch_begin(self, epoch, logs=None):
         self._epoch_start = time.perf_counter()
@@ -122,6 +123,11 @@ class TensorBoard(Callback):
             self._profiler = Profiler(self.model).start()
 
     def on_train_batch_end(self, batch, logs=None):
+        if self._graph_pending:  # after the first step, so subclassed models are built
+            from ._tensorboard_graph import write_model_graph
+
+            write_model_graph(self._writer("train"), self.model)
+            self._graph_pending = False
         self._global_train_batch += 1
         self._epoch_batches += 1
         if self._profiler is not None and self._global_train_batch == self._profile_stop:

@@ -86,7 +86,8 @@ def _check_batchable(elements, first_index):
 
 def _describe(element):
     if isinstance(element, tuple):
-        return "(" + ", ".join(_describe(v) for v in element) + ("," if len(element) == 1 else "") + ")"
+        inner = ", ".join(_describe(v) for v in element)
+        return f"({inner},)" if len(element) == 1 else f"({inner})"
     if isinstance(element, dict):
         return "{" + ", ".join(f"{k!r}: {_describe(v)}" for k, v in element.items()) + "}"
     return f"array{np.shape(element)}"

@@ -77,7 +77,7 @@ def _read_pickle(data):
         if not isinstance(obj, _ArrayStub):
             raise ValueError(f"Unsupported BUILD target in object array data. Received: {obj!r}")
         _, shape, dtype, fortran, payload = state
-        if not isinstance(dtype, np.dtype) or dtype != object or not isinstance(payload, list):
+        if not isinstance(dtype, np.dtype) or dtype.kind != "O" or not isinstance(payload, list):
             raise ValueError(f"Expected an object array. Received: dtype {dtype!r}")
         array = np.empty(len(payload), dtype=object)
         array[:] = payload
@@ -176,7 +176,7 @@ def load_npz_array(path, key):
         raise ValueError(f"{path}: unsupported .npy format version {version} for {key!r}. "
                          "Received: a header this reader does not know")
     shape, _, dtype = readers[version](stream)
-    if dtype != object:
+    if dtype.kind != "O":
         return np.load(io.BytesIO(data), allow_pickle=False)
     array = _read_pickle(data[stream.tell():])
     if not isinstance(array, np.ndarray) or array.shape != tuple(shape):

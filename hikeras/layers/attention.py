@@ -33,7 +33,8 @@ class Attention(Layer):
     Call arguments:
         inputs: `[query, value]` or `[query, value, key]`.
         mask: `[query_mask, value_mask]` booleans `(B, Tq)` and `(B, Tv)`;
-            masked values get zero weight, masked queries a zero output.
+            masked values get zero weight, masked queries a zero output. In a
+            model, the Keras masks the inputs carry arrive here.
         return_attention_scores: also return the `(B, Tq, Tv)` weights.
         training: apply dropout.
         use_causal_mask: query position `i` attends only to values `j <= i`.
@@ -108,6 +109,10 @@ class Attention(Layer):
             output = backend.apply("multiply", output,
                                    query_mask[..., None].astype(output.dtype))
         return (output, weights) if return_attention_scores else output
+
+    def compute_mask(self, inputs, mask=None):
+        """The output keeps the query's mask."""
+        return None if mask is None or mask[0] is None else mask[0]
 
     def compute_output_spec(self, inputs, mask=None, return_attention_scores=False, **kwargs):
         self._validate_inputs(inputs, mask)

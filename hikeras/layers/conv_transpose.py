@@ -30,6 +30,9 @@ class BaseConvTranspose(BaseConv):
     def __init__(self, rank, filters, kernel_size, strides=1, padding="valid",
                  output_padding=None, data_format=None, dilation_rate=1, activation=None,
                  use_bias=True, **kwargs):
+        if "groups" in kwargs:
+            raise TypeError(f"{type(self).__name__} does not support groups. "
+                            f"Received: groups={kwargs['groups']!r}")
         if isinstance(padding, str) and padding.lower() == "causal":
             raise ValueError(f"{type(self).__name__} does not support causal padding. "
                              f"Received: padding={padding!r}")

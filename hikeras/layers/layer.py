@@ -12,6 +12,7 @@ until a model gives it a name unique among the model's layers
 counters, means building the same architecture twice gives the same names.
 """
 
+import functools
 import inspect
 import re
 import threading
@@ -73,6 +74,24 @@ class Layer:
     [(4, 3), (3,)]
     """
 
+    def __init_subclass__(cls, **kwargs):
+        """Wraps a subclass's `build` so that calling it directly marks the layer built.
+
+        Users call `layer.build(shape)` themselves (as in Keras); without this
+        the first call on data would build again and create duplicate weights.
+        """
+        super().__init_subclass__(**kwargs)
+        build = cls.__dict__.get("build")
+        if build is not None and not getattr(build, "_marks_built", False):
+            @functools.wraps(build)
+            def wrapped(self, *args, **kw):
+                result = build(self, *args, **kw)
+                self.built = True
+                return result
+
+            wrapped._marks_built = True
+            cls.build = wrapped
+
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         unknown = set(kwargs) - set(_BASE_KWARGS)
         if unknown:
@@ -97,12 +116,16 @@ class Layer:
         self._regularized = []  # (variable, regularizer)
         self.activity_regularizer = None
         self._activity_losses = []
+        self._added_losses = []  # from add_loss during the latest call
         self._constraints = {}  # variable ref-independent id -> constraint
         self._inbound_nodes = []
         self._build_shapes = None
         self._batch_input_shape = _declared_input_shape(kwargs)
         sig = inspect.signature(self.call).parameters
         self._call_has_training = "training" in sig
+        self._call_has_mask = "mask" in sig
+        # As Keras 3: a layer that overrides `compute_mask` supports masking.
+        self.supports_masking = type(self).compute_mask is not Layer.compute_mask
 
     # ----------------------------------------------------------------- naming
     @property
@@ -264,11 +287,44 @@ class Layer:
 
     @property
     def losses(self):
-        """Regularisation penalties of this layer and its sublayers (computed now)."""
-        out = [reg(var) for var, reg in self._regularized] + list(self._activity_losses)
+        """Losses of this layer and its sublayers: `add_loss` values from the latest
+        call, activity regularisation, and weight penalties (computed now)."""
+        out = list(self._added_losses)
+        out += [reg(var) for var, reg in self._regularized] + list(self._activity_losses)
         for layer in self._layers:
             out.extend(layer.losses)
         return out
+
+    def add_loss(self, loss):
+        """Adds a scalar loss (or a list of them) from inside `call`.
+
+        The trainer adds `model.losses` to the compiled loss, so the value is
+        minimised along with it. Losses added during a call replace those of
+        the previous call (the outermost layer call clears them).
+
+        >>> from hikeras import ops
+        >>> class ActivityPenalty(Layer):
+        ...     def call(self, x):
+        ...         self.add_loss(0.1 * ops.sum(ops.square(x)))
+        ...         return x
+        >>> layer = ActivityPenalty()
+        >>> _ = layer(np.array([1.0, 2.0]))
+        >>> [round(float(v), 4) for v in layer.losses]
+        [0.5]
+        """
+        for value in tree.flatten(loss):
+            if isinstance(value, SymbolicTensor):
+                continue  # tracing a functional model: nothing to add yet
+            if value is None or not np.isscalar(value) and np.ndim(value) != 0:
+                raise ValueError(
+                    f"Layer '{self.name}': add_loss() expects scalar losses (reduce them with "
+                    f"ops.sum or ops.mean first). Received: loss with shape {np.shape(value)}")
+            self._added_losses.append(value)
+
+    def _clear_added_losses(self):
+        self._added_losses = []
+        for layer in self._layers:
+            layer._clear_added_losses()
 
     def _weight_constraints(self):
         """(variable, constraint) pairs of this layer and its sublayers."""
@@ -326,7 +382,7 @@ class Layer:
             return {k: convert(v) for k, v in inputs.items()}
         return convert(inputs)
 
-    def _call_with_context(self, args, kwargs):
+    def _call_with_context(self, args, kwargs, call=None):
         outer = getattr(_context, "training", None)
         training = kwargs.get("training")
         if training is None:
@@ -336,10 +392,15 @@ class Layer:
         else:
             kwargs.pop("training", None)
         _context.training = training
+        depth = getattr(_context, "depth", 0)
+        if depth == 0:  # the outermost call starts a fresh set of add_loss values
+            self._clear_added_losses()
+        _context.depth = depth + 1
         try:
-            outputs = self.call(*args, **kwargs)
+            outputs = (call or self.call)(*args, **kwargs)
         finally:
             _context.training = outer
+            _context.depth = depth
         if self.activity_regularizer is not None and not isinstance(outputs, SymbolicTensor):
             batch = max(int(np.shape(tree.flatten(outputs)[0])[0]), 1)
             self._activity_losses = [self.activity_regularizer(o) / batch
@@ -352,15 +413,51 @@ class Layer:
             check_input_spec(self, args[0])
         symbolic_args = tree.map_structure(_strip_history, list(args))
         symbolic_kwargs = tree.map_structure(_strip_history, dict(kwargs))
+        mask = symbolic_kwargs.get("mask")
+        if mask is None:  # the masks the graph tensors carry (see docs/masking.md)
+            mask = _carried_mask(args[0])
+            if mask is not None and self._call_has_mask:
+                symbolic_kwargs["mask"] = mask
         outputs = self.compute_output_spec(*symbolic_args, **symbolic_kwargs)
         node_index = len(self._inbound_nodes)
         flat = tree.flatten(outputs)
+        masks = flat_masks(self._output_mask(symbolic_args[0], mask), len(flat))
         wrapped = [KerasTensor(o.shape, o.dtype, name=self.name,
-                               keras_history=KerasHistory(self, node_index, i))
-                   for i, o in enumerate(flat)]
+                               keras_history=KerasHistory(self, node_index, i), keras_mask=m)
+                   for i, (o, m) in enumerate(zip(flat, masks))]
         outputs = tree.pack_sequence_as(outputs, wrapped)
         self._inbound_nodes.append(Node(self, args, kwargs, outputs))
         return outputs
+
+    # ------------------------------------------------------------------ masking
+    def compute_mask(self, inputs, mask=None):
+        """The mask of this layer's output, given its input and the input's mask.
+
+        Masks are boolean arrays, typically `(batch, timesteps)`, marking the
+        entries that count (see docs/masking.md). By default a layer that
+        supports masking passes the mask on unchanged; subclasses that create
+        or change masks (`Embedding(mask_zero=True)`, `Masking`, recurrent
+        layers) override this.
+        """
+        return mask if self.supports_masking else None
+
+    def _output_mask(self, inputs, mask):
+        """`compute_mask` where the layer supports masking, else None (the mask stops)."""
+        return self.compute_mask(inputs, mask) if self.supports_masking else None
+
+    def _call_with_mask(self, args, kwargs, mask):
+        """Calls the layer on concrete inputs whose first input carries `mask`.
+
+        Returns `(outputs, output_mask)`. Models use this to propagate masks:
+        `mask` reaches `call` when it takes a `mask` argument (unless one was
+        passed explicitly), and the output mask comes from `compute_mask`.
+        """
+        if kwargs.get("mask") is not None:
+            mask = kwargs["mask"]
+        elif mask is not None and self._call_has_mask:
+            kwargs = dict(kwargs, mask=mask)
+        outputs = self(*args, **kwargs)
+        return outputs, self._output_mask(args[0], mask)
 
     def compute_output_spec(self, *args, **kwargs):
         """Output specs for symbolic inputs; by default traces `call` symbolically."""
@@ -444,6 +541,20 @@ def _is_shape(x):
     """Whether `x` is one shape (ints/None) rather than a list of shapes."""
     return isinstance(x, (tuple, list)) and all(d is None or isinstance(d, (int, np.integer))
                                                 for d in x)
+
+
+def _carried_mask(inputs):
+    """The masks the graph tensors in `inputs` carry (same structure), or None."""
+    masks = tree.map_structure(lambda t: getattr(t, "_keras_mask", None), inputs)
+    return None if all(m is None for m in tree.flatten(masks)) else masks
+
+
+def flat_masks(mask, count):
+    """One mask (or None) per output of a layer with `count` outputs (models use it)."""
+    if mask is None:
+        return [None] * count
+    flat = tree.flatten(mask) if isinstance(mask, (list, tuple)) else [mask]
+    return flat if len(flat) == count else [None] * count
 
 
 def _strip_history(x):

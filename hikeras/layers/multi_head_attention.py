@@ -60,8 +60,10 @@ class MultiHeadAttention(Layer):
     Call arguments:
         query: `(B, T, dim)`; value: `(B, S, dim)`; key: `(B, S, dim)`,
             default `value`.
-        query_mask, value_mask, key_mask: `(B, T)` / `(B, S)` booleans
-            (Keras takes them from the inputs' Keras masks).
+        query_mask, value_mask, key_mask: `(B, T)` / `(B, S)` booleans.
+        mask: the Keras mask the query carries (e.g. from
+            `Embedding(mask_zero=True)`); models pass it. It is the query
+            mask, and for self-attention (`value` is `query`) the value mask.
         attention_mask: booleans `(B, T, S)` (missing batch/head axes
             broadcast); `True` attends.
         return_attention_scores: also return the `(B, num_heads, T, S)`
@@ -116,6 +118,7 @@ class MultiHeadAttention(Layer):
         self.seed = seed
         self._rng = make_generator(seed)
         self._attention_axes = None  # resolved against the input rank in build
+        self.supports_masking = True  # the output keeps the query's mask
 
     # ------------------------------------------------------------------ build
     def __call__(self, *args, **kwargs):
@@ -193,7 +196,11 @@ class MultiHeadAttention(Layer):
     # ------------------------------------------------------------------- call
     def call(self, query, value, key=None, query_mask=None, value_mask=None, key_mask=None,
              attention_mask=None, return_attention_scores=False, training=None,
-             use_causal_mask=False):
+             use_causal_mask=False, mask=None):
+        if mask is not None:  # the Keras mask the query carries (models pass it)
+            query_mask = mask if query_mask is None else query_mask
+            if value is query and value_mask is None:  # self-attention: the same mask
+                value_mask = mask
         key = value if key is None else key
         mask = self._attention_mask(_shape(query)[1], _shape(value)[1], query_mask,
                                     value_mask, key_mask, attention_mask, use_causal_mask)

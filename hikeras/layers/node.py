@@ -24,14 +24,18 @@ class KerasTensor(SymbolicTensor):
         shape: tuple with `None` for unknown dimensions (the batch axis).
         dtype: numpy dtype.
         name: the tensor's name (the input layer's name for model inputs).
+        _keras_mask: the spec (`SymbolicTensor`) of the mask this tensor
+            carries, or None; models propagate the concrete masks where
+            their graph has one (see docs/masking.md).
     """
 
-    __slots__ = ("_keras_history", "name")
+    __slots__ = ("_keras_history", "name", "_keras_mask")
 
-    def __init__(self, shape, dtype="float32", name=None, keras_history=None):
+    def __init__(self, shape, dtype="float32", name=None, keras_history=None, keras_mask=None):
         super().__init__(shape, dtype)
         self.name = name
         self._keras_history = keras_history
+        self._keras_mask = keras_mask
 
     def __repr__(self):
         layer = self._keras_history.layer.name if self._keras_history else None

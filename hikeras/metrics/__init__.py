@@ -14,8 +14,16 @@ trainer itself decides what `"accuracy"`/`"acc"` mean for a given loss.
 'sparse_categorical_accuracy'
 """
 
-from .. import losses as _losses
+from ..losses.distribution import kl_divergence, poisson
+from ..losses.focal import binary_focal_crossentropy, categorical_focal_crossentropy
+from ..losses.hinge_losses import categorical_hinge, hinge, squared_hinge
 from ..losses.loss import to_snake_case
+from ..losses.probabilistic import (
+    binary_crossentropy,
+    categorical_crossentropy,
+    sparse_categorical_crossentropy,
+)
+from ..losses.regression import huber, log_cosh
 from ..saving.serialization import deserialize_keras_object, resolve, serialize_keras_object
 from .accuracy_metrics import (
     Accuracy,
@@ -67,7 +75,6 @@ from .regression_metrics import (
     MeanSquaredLogarithmicError,
     RootMeanSquaredError,
     cosine_similarity,
-    logcosh,
     mae,
     mape,
     mean_absolute_error,
@@ -78,18 +85,7 @@ from .regression_metrics import (
     msle,
 )
 
-binary_crossentropy = _losses.binary_crossentropy
-binary_focal_crossentropy = _losses.binary_focal_crossentropy
-categorical_crossentropy = _losses.categorical_crossentropy
-categorical_focal_crossentropy = _losses.categorical_focal_crossentropy
-sparse_categorical_crossentropy = _losses.sparse_categorical_crossentropy
-categorical_hinge = _losses.categorical_hinge
-hinge = _losses.hinge
-squared_hinge = _losses.squared_hinge
-huber = _losses.huber
-kl_divergence = kld = KLD = _losses.kl_divergence
-log_cosh = _losses.log_cosh
-poisson = _losses.poisson
+kld = KLD = kl_divergence
 
 METRIC_CLASSES = (
     Metric, Mean, Sum, MeanMetricWrapper, Accuracy, BinaryAccuracy, CategoricalAccuracy,

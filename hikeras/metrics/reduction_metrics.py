@@ -164,6 +164,8 @@ class MeanMetricWrapper(Mean):
         """Evaluates `fn` on one batch and adds its per-sample values."""
         y_true = as_array(y_true)
         y_pred = as_array(y_pred)
+        # (N,) labels against (N, 1) predictions: never broadcast them into (N, N)
+        y_true, y_pred = _to_same_rank(y_true, y_pred)
         if y_true.ndim == 1 and y_pred.ndim == 1 and self._fn in _last_axis_mean_fns():
             y_true, y_pred = y_true[:, None], y_pred[:, None]
         values = self._fn(y_true, y_pred, **self._fn_kwargs)

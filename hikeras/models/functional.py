@@ -9,6 +9,7 @@ last consumer has run.
 import numpy as np
 
 from ..backend import kahn_order
+from ..layers.layer import flat_masks
 from ..layers.node import KerasTensor
 from ..utils import tree
 from .model import Model
@@ -75,6 +76,12 @@ class Functional(Model):
             for t in node.input_tensors:
                 last_use[id(t)] = i
         keep = {id(t) for t in self.outputs}
+        # Nodes whose input or output carries a mask run through the masked path.
+        self._mask_nodes = [
+            any(getattr(t, "_keras_mask", None) is not None
+                for t in tree.flatten(node.call_args[0]) + node.output_tensors)
+            for node in self._nodes_in_order]
+        self._has_masks = any(self._mask_nodes)
         self._release_after = [[] for _ in self._nodes_in_order]
         for tid, i in last_use.items():
             if tid not in keep:
@@ -115,21 +122,62 @@ class Functional(Model):
             )
         return flat
 
-    def call(self, inputs, training=None):
+    def call(self, inputs, training=None, mask=None):
+        return self._run_graph(inputs, training, mask)[0]
+
+    def _run_graph(self, inputs, training=None, mask=None):
+        """Runs the layer calls in order; returns `(outputs, output masks)`.
+
+        Masks travel beside the values, keyed like them by graph tensor: only
+        the nodes that the graph marks as masked (or all, when the caller
+        passes input masks) go through `Layer._call_with_mask`.
+        """
         flat = self._flatten_inputs(inputs)
-        values = {}
+        values, masks = {}, {}
         for t, x in zip(self.inputs, flat):
             values[id(t)] = self._conform_input(t, x)
-        for node, release in zip(self._nodes_in_order, self._release_after):
+        if mask is not None:
+            for t, m in zip(self.inputs, flat_masks(mask, len(self.inputs))):
+                if m is not None:
+                    masks[id(t)] = m
+        masked = [True] * len(self._nodes_in_order) if masks else self._mask_nodes
+        for node, release, with_mask in zip(self._nodes_in_order, self._release_after, masked):
             args = tree.map_structure(lambda a: _lookup(values, a), list(node.call_args))
             kwargs = tree.map_structure(lambda a: _lookup(values, a), node.call_kwargs)
-            out = node.layer(*args, **kwargs)
+            if with_mask:
+                in_mask = tree.map_structure(lambda a: masks.get(id(a)), node.call_args[0])
+                if all(m is None for m in tree.flatten(in_mask)):
+                    in_mask = None
+                out, out_mask = node.layer._call_with_mask(args, kwargs, in_mask)
+                count = len(node.output_tensors)
+                for t, m in zip(node.output_tensors, flat_masks(out_mask, count)):
+                    if m is not None:
+                        masks[id(t)] = m
+            else:
+                out = node.layer(*args, **kwargs)
             for t, v in zip(node.output_tensors, tree.flatten(out)):
                 values[id(t)] = v
             for tid in release:
                 del values[tid]
-        return tree.pack_sequence_as(self._outputs_struct,
-                                     [values[id(t)] for t in self.outputs])
+        outputs = tree.pack_sequence_as(self._outputs_struct,
+                                        [values[id(t)] for t in self.outputs])
+        if not masks:
+            return outputs, None
+        return outputs, tree.pack_sequence_as(self._outputs_struct,
+                                              [masks.get(id(t)) for t in self.outputs])
+
+    def compute_mask(self, inputs, mask=None):
+        """The output masks for `inputs` (runs the graph; None if it has no masks)."""
+        if mask is None and not self._has_masks:
+            return None
+        return self._run_graph(inputs, None, mask)[1]
+
+    def _call_with_mask(self, args, kwargs, mask):
+        if mask is None and kwargs.get("mask") is None and not self._has_masks:
+            return self(*args, **kwargs), None
+        if kwargs.get("mask") is None:
+            kwargs = dict(kwargs, mask=mask)
+        return self._call_with_context(args, kwargs, call=self._run_graph)
 
     def _conform_input(self, spec, x):
         """Checks a model input against its `Input` and casts floats to its dtype."""
@@ -152,8 +200,8 @@ class Functional(Model):
             x = x.astype(spec.dtype)
         return x
 
-    def compute_output_spec(self, inputs, training=None):
-        return self.call(inputs, training=training)
+    def compute_output_spec(self, inputs, training=None, mask=None):
+        return self.call(inputs, training=training, mask=mask)
 
     def get_config(self):
         from ..saving.functional_config import functional_config

@@ -5,6 +5,7 @@ import numpy as np
 from ..layers.input_layer import InputLayer
 from ..layers.layer import Layer
 from ..layers.node import KerasTensor
+from ..utils import tree
 from .model import Model
 from .naming import assign_unique_names
 
@@ -30,6 +31,7 @@ class Sequential(Model):
         self._input_layer = None
         self._stack = []
         self._graph = None
+        self._has_masks = False
         for layer in layers or []:
             self.add(layer)
 
@@ -84,6 +86,8 @@ class Sequential(Model):
             x = layer(x)
             tensors.append(x)
         self._graph = tensors
+        self._has_masks = any(getattr(t, "_keras_mask", None) is not None
+                              for t in tree.flatten(tensors))
         self.built = True
 
     def build(self, input_shape=None):
@@ -115,14 +119,37 @@ class Sequential(Model):
         """The stacked layers (without the input layer, as in Keras)."""
         return list(self._stack)
 
-    def call(self, inputs, training=None):
+    def call(self, inputs, training=None, mask=None):
+        if mask is None and not self._has_masks:
+            x = inputs
+            for layer in self._stack:
+                x = layer(x)
+            return x
+        return self._run_stack(inputs, training, mask)[0]
+
+    def _run_stack(self, inputs, training=None, mask=None):
+        """Runs the stack passing each layer's output mask on; `(outputs, mask)`."""
         x = inputs
         for layer in self._stack:
-            x = layer(x)
-        return x
+            x, mask = layer._call_with_mask((x,), {}, mask)
+        return x, mask
 
-    def compute_output_spec(self, inputs, training=None):
-        return self.call(inputs)
+    def compute_mask(self, inputs, mask=None):
+        """The output mask for `inputs` (runs the stack; None if it has no masks)."""
+        if mask is None and not self._has_masks:
+            return None
+        return self._run_stack(inputs, None, mask)[1]
+
+    def _call_with_mask(self, args, kwargs, mask):
+        self._maybe_build(args[0])
+        if mask is None and kwargs.get("mask") is None and not self._has_masks:
+            return self(*args, **kwargs), None
+        if kwargs.get("mask") is None:
+            kwargs = dict(kwargs, mask=mask)
+        return self._call_with_context(args, kwargs, call=self._run_stack)
+
+    def compute_output_spec(self, inputs, training=None, mask=None):
+        return self.call(inputs, mask=mask)
 
     @property
     def inputs(self):

@@ -30,7 +30,7 @@ class Nadam(Optimizer):
     >>> w = Variable(np.array([1.0]))
     >>> Nadam(learning_rate=0.1).apply([np.array([0.5])], [w])
     >>> round(float(w.value[0]), 4)
-    0.9
+    0.8937
     """
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,

@@ -10,8 +10,26 @@ from .object_registration import (
 )
 from .serialization import deserialize_keras_object, serialize_keras_object
 
+# The file formats import layers, models and optimizers, which import this
+# package for the registry: they are loaded on first use (PEP 562).
+_LAZY = {
+    "load_model": "saving_api", "save_model": "saving_api", "load_weights": "saving_api",
+    "save_weights": "saving_api", "model_from_json": "model_config",
+    "LoadReport": "weight_matching", "SavedFileError": "file_errors",
+}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
-    "CustomObjectScope", "custom_object_scope", "deserialize_keras_object",
-    "get_custom_objects", "get_registered_name", "get_registered_object",
-    "register_keras_serializable", "serialize_keras_object",
+    "CustomObjectScope", "LoadReport", "SavedFileError", "custom_object_scope",
+    "deserialize_keras_object", "get_custom_objects", "get_registered_name",
+    "get_registered_object", "load_model", "load_weights", "model_from_json",
+    "register_keras_serializable", "save_model", "save_weights", "serialize_keras_object",
 ]

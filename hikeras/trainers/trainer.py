@@ -16,9 +16,17 @@ from .. import optimizers
 from ..backend import GradientTape
 from ..callbacks import CallbackList
 from ..callbacks.progbar_logger import resolve_verbose
+from ..layers.layer import flat_masks
 from ..utils import tree
 from ..utils.rng import make_generator
-from .compile_utils import CompileLoss, CompileMetrics
+from .compile_utils import (
+    CompiledLoss,
+    CompiledMetrics,
+    CompileLoss,
+    CompileMetrics,
+    check_gradients,
+    flatten_targets,
+)
 from .data_adapters import (
     class_weight_to_sample_weight,
     get_data_adapter,
@@ -53,14 +61,17 @@ class Trainer:
             loss: name, function or `Loss`; a list (output order) or dict (by
                 output name) for multi-output models.
             metrics: list of names/functions/`Metric`s; per output as a list
-                of lists or a dict for multi-output models.
+                of lists or a dict for multi-output models. Not weighted by
+                `sample_weight`/`class_weight` (as in Keras 3).
             loss_weights: scalars weighting each output's loss.
-            weighted_metrics, run_eagerly, steps_per_execution, jit_compile,
-                auto_scale_loss: accepted for Keras compatibility; metrics are
-                always weighted by `sample_weight` when one is given.
+            weighted_metrics: like `metrics`, but weighted by `sample_weight`
+                and `class_weight`.
+            run_eagerly, steps_per_execution, jit_compile, auto_scale_loss:
+                accepted for Keras compatibility.
         """
         self.optimizer = optimizers.get(optimizer)
-        self._compile_args = {"loss": loss, "metrics": metrics, "loss_weights": loss_weights}
+        self._compile_args = {"loss": loss, "metrics": metrics, "loss_weights": loss_weights,
+                              "weighted_metrics": weighted_metrics}
         self.loss = loss
         self._compile_loss = None
         self._compile_metrics = None
@@ -86,7 +97,27 @@ class Trainer:
             loss_names = self._compile_loss.names
         else:
             loss_names = [None] * len(names)
-        self._compile_metrics = CompileMetrics(args["metrics"], names, loss_names)
+        self._compile_metrics = CompileMetrics(args["metrics"], names, loss_names,
+                                               args.get("weighted_metrics"))
+
+    def _ensure_compiled_built(self, y, y_pred):
+        """Builds the compiled loss and metrics from the first batch (shapes decide
+        what `"accuracy"` means), so `self.metrics` lists them from the first step on."""
+        self._require_compiled("train_step")
+        if self._compile_metrics is None:
+            self._build_compiled(y_pred)
+        if not self._compile_metrics.built and y is not None:
+            self._compile_metrics.build(y, y_pred)
+
+    @property
+    def compiled_loss(self):
+        """Keras 2's loss helper for `train_step` overrides (see `CompiledLoss`)."""
+        return CompiledLoss(self)
+
+    @property
+    def compiled_metrics(self):
+        """Keras 2's metrics helper for `train_step` overrides (see `CompiledMetrics`)."""
+        return CompiledMetrics(self)
 
     def _require_compiled(self, method):
         if not self.compiled:
@@ -98,8 +129,7 @@ class Trainer:
     # ------------------------------------------------------------------ steps
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
         """Compiled loss plus the model's regularisation losses (differentiable)."""
-        if self._compile_metrics is None:
-            self._build_compiled(y_pred)
+        self._ensure_compiled_built(y, y_pred)
         total = None
         if self._compile_loss is not None:
             total, _ = self._compile_loss(y, y_pred, sample_weight)
@@ -118,7 +148,7 @@ class Trainer:
         return self.get_metrics_result()
 
     def get_metrics_result(self):
-        logs = {"loss": float(self._loss_tracker.result())}
+        logs = {"loss": float(self._loss_tracker.result())} if self._loss_tracker else {}
         logs.update(self._compile_metrics.result() if self._compile_metrics else {})
         return logs
 
@@ -140,10 +170,12 @@ class Trainer:
         """One optimisation step on a batch; returns the logs."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         with GradientTape() as tape:
-            y_pred = self(x, training=True)
+            y_pred, mask = self._call_with_mask((x,), {"training": True}, None)
+            y, y_pred, sample_weight = self._unmasked_entries(y, y_pred, sample_weight, mask)
             loss = self.compute_loss(x, y, y_pred, sample_weight, training=True)
         variables = self.trainable_weights
         grads = tape.gradient(loss, variables)
+        check_gradients(grads, variables, self.name)
         self.optimizer.apply_gradients(zip(grads, variables))
         for var, constraint in self._weight_constraints():
             var.assign(constraint(var.value))
@@ -154,11 +186,47 @@ class Trainer:
     def test_step(self, data):
         """Loss and metrics on a batch, without updating weights."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
-        y_pred = self(x, training=False)
+        y_pred, mask = self._call_with_mask((x,), {"training": False}, None)
+        y, y_pred, sample_weight = self._unmasked_entries(y, y_pred, sample_weight, mask)
         loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
         self._loss_tracker.update_state(float(np.asarray(loss)),
                                         sample_weight=_batch_size(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def _unmasked_entries(self, y, y_pred, sample_weight, mask):
+        """Targets, predictions and weights of the unmasked entries of masked outputs.
+
+        Keras gives masked entries (e.g. padded time steps) zero weight in the
+        loss and metrics and averages over the others; keeping only the others
+        gives the same values. Outputs without a mask pass through unchanged.
+        """
+        if mask is None or y is None:
+            return y, y_pred, sample_weight
+        preds = tree.flatten(y_pred)
+        masks = flat_masks(mask, len(preds))
+        if all(m is None for m in masks):
+            return y, y_pred, sample_weight
+        names = self._output_names_for(y_pred)
+        ys = flatten_targets(y, names)
+        weights = flatten_targets(sample_weight, names, "sample_weight")
+        for i, m in enumerate(masks):
+            if m is None:
+                continue
+            m = np.asarray(m, dtype=bool)
+            target = np.asarray(ys[i])
+            if target.shape[:m.ndim] != m.shape:
+                raise ValueError(
+                    f"Output '{names[i]}' of model '{self.name}' carries a mask of shape "
+                    f"{m.shape}; its targets must start with those dimensions. "
+                    f"Received: targets of shape {target.shape}")
+            preds[i], ys[i] = preds[i][m], target[m]
+            if weights[i] is not None:
+                w = np.asarray(weights[i])
+                w = w.reshape(w.shape + (1,) * (m.ndim - w.ndim)) if w.ndim < m.ndim else w
+                weights[i] = np.broadcast_to(w, m.shape + w.shape[m.ndim:])[m]
+        if len(preds) == 1:
+            return ys[0], preds[0], weights[0]
+        return ys, preds, weights
 
     def predict_step(self, data):
         """Model outputs for a batch."""
@@ -242,6 +310,7 @@ class Trainer:
             logs = epoch_logs
             if self.stop_training:
                 break
+        self.optimizer.finalize_variable_values(self.trainable_weights)  # use_ema averages
         cbs.on_train_end(logs)
         return cbs.history
 

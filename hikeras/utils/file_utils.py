@@ -80,9 +80,8 @@ def get_file(fname=None, origin=None, file_hash=None, cache_subdir="datasets",
         raise ValueError(f"Cannot infer a file name from origin={origin!r}; pass `fname`. "
                          "Received: fname=None")
     algorithm = resolve_hash_algorithm(file_hash, hash_algorithm) if file_hash else None
-    datadir = os.path.join(cache_dir_root(cache_dir), cache_subdir)
-    os.makedirs(datadir, exist_ok=True)
-    fpath = os.path.join(datadir, fname)
+    fpath = os.path.join(cache_dir_root(cache_dir), cache_subdir, fname)
+    os.makedirs(os.path.dirname(fpath), exist_ok=True)
     stale = False
     if os.path.exists(fpath) and not force_download:
         if file_hash is None or hash_file(fpath, algorithm) == file_hash.lower():

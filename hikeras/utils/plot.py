@@ -78,9 +78,9 @@ def _label(layer, shapes, show_shapes, show_dtype, show_layer_names, show_layer_
 def model_to_dot(model, show_shapes=False, show_dtype=False, show_layer_names=True,
                  rankdir="TB", dpi=200, show_layer_activations=False, show_trainable=False):
     """The layer graph as a `pydot.Dot` (one box per layer, arrows along the data flow)."""
-    pydot = _require("pydot", "plot_model")
     if rankdir not in ("TB", "LR"):
         raise ValueError(f"rankdir must be 'TB' or 'LR'. Received: rankdir={rankdir!r}")
+    pydot = _require("pydot", "plot_model")
     layers, edges, shapes = layer_graph(model)
     dot = pydot.Dot(graph_type="digraph", rankdir=rankdir, dpi=str(dpi), concentrate="true")
     dot.set_node_defaults(shape="box", fontname="Helvetica")

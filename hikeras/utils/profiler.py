@@ -20,8 +20,7 @@ import time
 
 import numpy as np
 
-from ..backend import Op
-from ..backend import dispatch
+from ..backend import Op, dispatch
 
 _PHASES = (("train_step", "step"), ("compute_loss", "loss"), ("compute_metrics", "metrics"))
 

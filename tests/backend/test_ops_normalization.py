@@ -66,6 +66,8 @@ CASES = [
     _bn_case((5, 3), center=False, label="no-center"),
     _bn_case((5, 3), scale=False, label="no-scale"),
     _bn_case((4, 2), center=False, scale=False, epsilon=0.1, label="plain"),
+    # rows summed in folds of 2048 // 4 = 512, plus a remainder of 3 rows
+    _bn_case((515, 4), label="folded-rows"),
     _ln_case((4, 5), (5,), label="last"),
     _ln_case((2, 3, 4), (3, 4), axis=(1, 2), label="two-axes"),
     _ln_case((2, 3, 4), (3, 1), axis=1, label="middle-axis"),

@@ -29,4 +29,4 @@ def test_transformer_example_beats_chance_by_far(capsys):
     accuracy = _load().main()
     out = capsys.readouterr().out
     assert accuracy >= 0.9
-    assert "MultiHeadAttention" in out and "test accuracy" in out
+    assert "multi_head_attention" in out and "test accuracy" in out

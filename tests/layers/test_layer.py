@@ -101,3 +101,11 @@ def test_duplicate_explicit_names_rejected():
     x = layers.Dense(3, name="same")(inputs)
     with pytest.raises(ValueError, match="unique names"):
         hikeras.Model(inputs, layers.Dense(3, name="same")(x))
+
+
+def test_calling_build_directly_marks_the_layer_built():
+    layer = Scale()
+    layer.build((None, 3))
+    assert layer.built
+    layer(np.ones((2, 3), "float32"))
+    assert len(layer.weights) == 2  # not built a second time

@@ -157,7 +157,9 @@ def test_accuracy_exact_match():
     m.reset_state()
     m.update_state([[1], [2], [3], [4]], [[0], [2], [3], [4]], sample_weight=[1, 1, 0, 0])
     assert float(m.result()) == 0.5
-    np.testing.assert_array_equal(metrics.accuracy([[1, 2], [3, 4]], [[1, 0], [3, 4]]), [0.5, 1.0])
+    # Keras 3: one match per element; `Mean` averages within, then across samples
+    np.testing.assert_array_equal(metrics.accuracy([[1, 2], [3, 4]], [[1, 0], [3, 4]]),
+                                  [[1.0, 0.0], [1.0, 1.0]])
 
 
 def test_binary_accuracy_threshold():
@@ -165,9 +167,10 @@ def test_binary_accuracy_threshold():
     m.update_state([[1], [1], [0], [0]], [[0.98], [1], [0], [0.6]])
     assert float(m.result()) == 0.75
     np.testing.assert_array_equal(
-        metrics.binary_accuracy([1, 1, 0, 0], [0.98, 0.5, 0.0, 0.6], threshold=0.7), 0.75)
+        metrics.binary_accuracy([1, 1, 0, 0], [0.98, 0.5, 0.0, 0.6], threshold=0.7),
+        [1.0, 0.0, 1.0, 1.0])
     np.testing.assert_array_equal(
-        metrics.binary_accuracy(np.array([1.0, 0.0]), np.array([[0.7], [0.2]])), [1.0, 1.0])
+        metrics.binary_accuracy(np.array([1.0, 0.0]), np.array([[0.7], [0.2]])), [[1.0], [1.0]])
     with pytest.raises(ValueError, match="threshold=1.5"):
         metrics.BinaryAccuracy(threshold=1.5)
 

@@ -69,3 +69,68 @@ def test_frozen_variables_get_no_gradient():
     with hikeras.GradientTape() as tape:
         y = ops.sum(layer(x))
     assert tape.gradient(y, [layer.kernel]) == [None]
+
+
+def test_gradient_mask_updates_only_the_unmasked_entries():
+    """The classic partial-update recipe: `grads = [g * m ...]` then `apply_gradients`."""
+    hikeras.utils.set_random_seed(0)
+    model = hikeras.Sequential([hikeras.Input((3,)), layers.Dense(2)])
+    kernel, bias = model.trainable_weights
+    masks = [np.array([[1, 0], [0, 1], [1, 1]], "float32"), np.zeros(2, "float32")]
+    before = [kernel.numpy().copy(), bias.numpy().copy()]
+    optimizer = hikeras.optimizers.Adam(0.1)
+    x = np.random.default_rng(0).normal(size=(8, 3)).astype("float32")
+    for _ in range(3):
+        with hikeras.GradientTape() as tape:
+            loss = ops.mean(ops.square(model(x) - 1.0))
+        grads = tape.gradient(loss, model.trainable_weights)
+        grads = [g * m for g, m in zip(grads, masks)]
+        optimizer.apply_gradients(zip(grads, model.trainable_weights))
+    changed = [w.numpy() != b for w, b in zip((kernel, bias), before)]
+    np.testing.assert_array_equal(changed[0], masks[0].astype(bool))
+    assert not changed[1].any()
+
+
+def test_add_loss_from_call_is_minimised_and_reset_every_call():
+    class Shrink(layers.Layer):
+        def call(self, x):
+            self.add_loss(0.5 * ops.sum(ops.square(x)))
+            return x
+
+    hikeras.utils.set_random_seed(0)
+    inputs = hikeras.Input((2,))
+    outputs = Shrink()(layers.Dense(2, use_bias=False)(inputs))
+    model = hikeras.Model(inputs, outputs)
+    x = np.ones((4, 2), "float32")
+    out = model(x)
+    assert len(model.losses) == 1
+    np.testing.assert_allclose(float(model.losses[0]), 0.5 * np.sum(np.square(out)), rtol=1e-6)
+    model(x)
+    assert len(model.losses) == 1  # replaced, not appended
+    model.compile(optimizer=hikeras.optimizers.SGD(0.1))  # no compiled loss: add_loss only
+    history = model.fit(x, epochs=5, verbose=0)
+    assert history.history["loss"][-1] < history.history["loss"][0]
+    with pytest.raises(ValueError, match="scalar"):
+        Shrink().add_loss(np.ones(3))
+
+
+def test_training_loop_with_a_loss_object_and_sample_weights():
+    hikeras.utils.set_random_seed(0)
+    model = hikeras.Sequential([hikeras.Input((3,)), layers.Dense(3, activation="softmax")])
+    loss_fn = hikeras.losses.SparseCategoricalCrossentropy()
+    accuracy = hikeras.metrics.SparseCategoricalAccuracy()
+    optimizer = hikeras.optimizers.RMSprop(0.05)
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(30, 3)).astype("float32")
+    y = np.argmax(x, axis=1)
+    weight = np.where(y == 0, 2.0, 1.0).astype("float32")
+    for _ in range(40):
+        with hikeras.GradientTape() as tape:
+            loss = loss_fn(y, model(x, training=True), sample_weight=weight)
+        grads = tape.gradient(loss, model.trainable_weights)
+        optimizer.apply_gradients(zip(grads, model.trainable_weights))
+    accuracy.update_state(y[:20], model(x[:20]))
+    accuracy.update_state(y[20:], model(x[20:]))
+    expected = np.mean(np.argmax(model.predict(x, verbose=0), axis=1) == y)
+    assert float(accuracy.result()) == pytest.approx(expected)
+    assert expected > 0.8

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 import hikeras
-
 from tests.data.fit_helpers import Recorder, make_model, rows
 
 

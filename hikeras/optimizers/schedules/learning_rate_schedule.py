@@ -58,7 +58,7 @@ class ExponentialDecay(LearningRateSchedule):
         staircase: if True, `step / decay_steps` is rounded down (decay in steps).
         name: kept in the config.
 
-    >>> float(ExponentialDecay(0.1, decay_steps=2, decay_rate=0.5)(4))
+    >>> round(float(ExponentialDecay(0.1, decay_steps=2, decay_rate=0.5)(4)), 6)
     0.025
     """
 
@@ -92,7 +92,7 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         name: kept in the config.
 
     >>> schedule = PiecewiseConstantDecay([2, 5], [1.0, 0.5, 0.1])
-    >>> [float(schedule(s)) for s in (2, 3, 6)]
+    >>> [round(float(schedule(s)), 6) for s in (2, 3, 6)]
     [1.0, 0.5, 0.1]
     """
 
@@ -169,7 +169,7 @@ class InverseTimeDecay(LearningRateSchedule):
         staircase: if True, `step / decay_steps` is rounded down.
         name: kept in the config.
 
-    >>> float(InverseTimeDecay(0.1, decay_steps=1, decay_rate=1.0)(1))
+    >>> round(float(InverseTimeDecay(0.1, decay_steps=1, decay_rate=1.0)(1)), 6)
     0.05
     """
 

@@ -77,8 +77,9 @@ def check_arrays(x, y=None, sample_weight=None):
                 and not np.isfinite(a).all()):
             bad = np.argwhere(~np.isfinite(a))[0]
             value = a[tuple(bad)]
+            index = tuple(int(i) for i in bad)
             raise ValueError(
-                f"{name} contains a non-finite value ({value}) at index {tuple(int(i) for i in bad)}"
+                f"{name} contains a non-finite value ({value}) at index {index}"
                 f"; clean or impute the data before training. Received: {name} with NaN/Inf"
             )
     return next(iter(sizes.values())) if sizes else 0
