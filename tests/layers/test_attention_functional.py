@@ -100,3 +100,41 @@ def test_attention_with_graph_masks():
     assert np.all(np.swapaxes(scores_value, 1, 2)[~value_keep] == 0)  # masked values
     for a, b in zip(rebuilt(model).predict(x, verbose=0), (out_value, scores_value)):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
+
+
+def _padded_tokens():
+    tokens = rng.integers(1, 9, size=(3, 6))
+    tokens[0, 4:] = 0
+    tokens[2, 2:] = 0
+    return tokens
+
+
+def test_self_attention_uses_the_mask_an_embedding_carries():
+    tokens = hikeras.Input((6,), dtype="int32")
+    embedded = layers.Embedding(9, 4, mask_zero=True)(tokens)
+    attended = layers.MultiHeadAttention(num_heads=2, key_dim=2)(embedded, embedded)
+    assert attended._keras_mask is not None  # the query's mask is passed on
+    model = hikeras.Model(tokens, attended)
+    x = _padded_tokens()
+    keep = x != 0
+    embedding, mha = model.layers[1], model.layers[2]
+    vectors = embedding(x)
+    expected = mha(vectors, vectors, query_mask=keep, value_mask=keep)
+    unmasked = mha(vectors, vectors)
+    got = model.predict(x, verbose=0)
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+    assert not np.allclose(got[0, :4], unmasked[0, :4])
+
+
+def test_attention_uses_the_masks_of_query_and_value():
+    query_tokens, value_tokens = hikeras.Input((6,), dtype="int32"), hikeras.Input((6,),
+                                                                                 dtype="int32")
+    embedding = layers.Embedding(9, 4, mask_zero=True)
+    out = layers.Attention()([embedding(query_tokens), embedding(value_tokens)])
+    assert out._keras_mask is not None
+    model = hikeras.Model([query_tokens, value_tokens], out)
+    q, v = _padded_tokens(), _padded_tokens()[::-1].copy()
+    expected = model.layers[-1]([embedding(q), embedding(v)], mask=[q != 0, v != 0])
+    got = model.predict([q, v], verbose=0)
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+    assert np.all(got[q == 0] == 0)  # padded queries give zeros

@@ -3,10 +3,10 @@ import json
 
 import numpy as np
 import pytest
-from hikeras.backend import dispatch
 
 import hikeras
 from hikeras import layers
+from hikeras.backend import dispatch
 from hikeras.utils import Profiler, profile
 
 
