@@ -15,6 +15,7 @@ from . import (  # noqa: E402
     callbacks,
     data,
     datasets,
+    distribute,
     initializers,
     layers,
     losses,
@@ -32,6 +33,6 @@ from .models import Model, Sequential  # noqa: E402
 
 __all__ = [
     "GradientTape", "Input", "InputLayer", "Layer", "Model", "Sequential", "activations",
-    "backend", "callbacks", "data", "datasets", "initializers", "layers", "losses", "metrics",
-    "models", "ops", "optimizers", "regularizers", "saving", "utils",
+    "backend", "callbacks", "data", "datasets", "distribute", "initializers", "layers", "losses",
+    "metrics", "models", "ops", "optimizers", "regularizers", "saving", "utils",
 ]

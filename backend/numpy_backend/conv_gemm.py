@@ -112,18 +112,64 @@ def _im2col(xp, geo, out_spatial, cols):
     np.copyto(cols, view.transpose(order))
 
 
-def _col2im(taps, geo, out_spatial, dxp):
-    """Adds the per-tap input gradients `taps` (taps, n, *out, G, Cg) into padded `dxp`.
+def _col2im(addends, geo, out_spatial, dxp):
+    """Adds each tap's input gradient, `addends` in tap order, into padded `dxp`.
 
-    Tap-major order makes every addend contiguous, so each of the `taps`
-    additions streams whole rows instead of one channel vector at a time.
+    An addend is laid out (n, *out, G, Cg): the gradient every window sends
+    back through that tap.
     """
     grouped = dxp.reshape(dxp.shape[:-1] + (geo.groups, -1))  # a view: dxp is contiguous
-    for addend, tap in zip(taps, itertools.product(*(range(k) for k in geo.window))):
+    for addend, tap in zip(addends, itertools.product(*(range(k) for k in geo.window))):
         index = (slice(None),) + tuple(
             slice(t * d, t * d + (o - 1) * s + 1, s)
             for t, d, o, s in zip(tap, geo.dilation, out_spatial, geo.strides))
         grouped[index] += addend
+
+
+class _InputGradient:
+    """The input-gradient products of one backward pass, chunk by chunk.
+
+    Large chunks take one product per kernel tap, `dy @ K[tap].T`, written
+    tap-major so that `_col2im` adds contiguous rows. Small ones take a
+    single `dy @ K.T` into the im2col layout: fewer, larger BLAS calls,
+    which matters more there than the strided additions.
+    """
+
+    # Per-tap products of fewer multiply-adds than this use the single product.
+    PER_TAP_MIN = 1 << 22
+
+    def __init__(self, kernel, geo, step, out_spatial, dtype):
+        groups = geo.groups
+        self.geo, self.out_spatial = geo, out_spatial
+        per_group, filters = kernel.shape[-2], kernel.shape[-1]
+        rows = step * math.prod(out_spatial)
+        self.per_tap = rows * per_group * filters // groups >= self.PER_TAP_MIN
+        if self.per_tap:  # (G, taps, Og, Cg); products laid out (taps, n, *out, G, Cg)
+            self.kernel = np.ascontiguousarray(
+                kernel.reshape(geo.taps, per_group, groups, -1).transpose(2, 0, 3, 1))
+            self.scratch = workspace((geo.taps, step) + out_spatial + (groups, per_group),
+                                     dtype)
+        else:  # (G, Og, taps * Cg); products laid out (n, *out, G, *window, Cg)
+            self.kernel = _grouped_kernel(kernel, geo).transpose(0, 2, 1)
+            self.scratch = workspace((step,) + out_spatial + (groups,) + geo.window
+                                     + (per_group,), dtype)
+
+    def add_to(self, g, dxp):
+        """Adds the input gradient of output gradient `g` (G, rows, Og) into `dxp`."""
+        n, groups, taps = dxp.shape[0], self.geo.groups, self.geo.taps
+        if self.per_tap:
+            t = self.scratch[:, :n]
+            tv = t.reshape(taps, -1, groups, t.shape[-1]).transpose(2, 0, 1, 3)
+            for gg, kg, tg in zip(g, self.kernel, tv):
+                _matmul(itertools.repeat(gg), kg, tg)
+            addends = iter(t)
+        else:
+            c = self.scratch[:n]
+            _matmul(g, self.kernel, c.reshape(-1, groups, self.kernel.shape[-1]).transpose(
+                1, 0, 2))
+            addends = (c[(Ellipsis,) + tap + (slice(None),)] for tap in
+                       itertools.product(*(range(k) for k in self.geo.window)))
+        _col2im(addends, self.geo, self.out_spatial, dxp)
 
 
 def _grouped_kernel(kernel, geo):
@@ -190,8 +236,7 @@ def conv_backward(dy, kernel, geo, x=None, input_shape=None, prologue=None):
     (a transposed convolution is exactly this input gradient). `prologue(
     start, stop)` may turn a batch slice of `dy` into the gradient that
     reaches the product (e.g. through a fused activation) as a (rows,
-    filters) array. The input gradient is computed per kernel tap,
-    `dy @ K[tap].T`, and scattered by `_col2im`.
+    filters) array.
     """
     n, groups = dy.shape[0], geo.groups
     out_spatial = dy.shape[1:-1]
@@ -211,10 +256,7 @@ def conv_backward(dy, kernel, geo, x=None, input_shape=None, prologue=None):
         dx = np.empty(input_shape, dtype)
         if padded_shape != tuple(input_shape[1:-1]):
             dxp = workspace((step,) + padded_shape + (channels,), dtype)
-        # (G, taps, Og, Cg) and the per-tap products, laid out (taps, n, *out, G, Cg)
-        ktaps = np.ascontiguousarray(
-            kernel.reshape(geo.taps, channels // groups, groups, -1).transpose(2, 0, 3, 1))
-        dtaps = workspace((geo.taps, step) + out_spatial + (groups, channels // groups), dtype)
+        input_gradient = _InputGradient(kernel, geo, step, out_spatial, dtype)
     for start in range(0, n, step):
         stop = min(start + step, n)
         g = prologue(start, stop) if prologue else dy[start:stop].reshape(-1, filters)
@@ -224,13 +266,9 @@ def conv_backward(dy, kernel, geo, x=None, input_shape=None, prologue=None):
             _im2col(xp[start:stop], geo, out_spatial, c)
             _add_kernel_product(c.reshape(-1, groups, width).transpose(1, 0, 2), g, dk)
         if dx is not None:
-            t = dtaps[:, :stop - start]
-            tv = t.reshape(geo.taps, -1, groups, channels // groups).transpose(2, 0, 1, 3)
-            for gg, kg, tg in zip(g, ktaps, tv):
-                _matmul(itertools.repeat(gg), kg, tg)
             d = dx[start:stop] if dxp is None else dxp[:stop - start]
             d.fill(0)
-            _col2im(t, geo, out_spatial, d)
+            input_gradient.add_to(g, d)
             if dxp is not None:
                 dx[start:stop] = d[_interior(input_shape, geo)]
     if dk is not None:

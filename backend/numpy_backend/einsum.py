@@ -126,13 +126,21 @@ def _stretch(x, shape):
 
 
 def _contract_pair(x, sx, y, sy, out, sizes):
-    """`einsum(f"{sx},{sy}->{out}", x, y)` as one `np.matmul`."""
+    """`einsum(f"{sx},{sy}->{out}", x, y)` as one `np.matmul`.
+
+    The product comes out as (batch, rows of one operand, columns of the
+    other); the operands are ordered so that this matches `out` where it
+    can, and the result is made contiguous where it cannot (a transposed
+    view would slow down every op that reads it).
+    """
     x, sx = _sum_private(x, sx, sy + out)
     y, sy = _sum_private(y, sy, sx + out)
     batch = [c for c in out if c in sx and c in sy]
     summed = [c for c in sx if c in sy and c not in out]
     rows = [c for c in sx if c not in sy]
     cols = [c for c in sy if c not in sx]
+    if batch + rows + cols != list(out) and batch + cols + rows == list(out):
+        x, sx, y, sy, rows, cols = y, sy, x, sx, cols, rows
     x_order, y_order = batch + rows + summed, batch + summed + cols
     xt = np.transpose(x, [sx.index(c) for c in x_order])
     yt = np.transpose(y, [sy.index(c) for c in y_order])
@@ -142,7 +150,9 @@ def _contract_pair(x, sx, y, sy, out, sizes):
     product = np.matmul(xt.reshape(b, m, k), yt.reshape(b, k, n))
     result_order = batch + rows + cols
     product = product.reshape([sizes[c] for c in result_order])
-    return np.transpose(product, [result_order.index(c) for c in out])
+    if result_order == list(out):
+        return product
+    return np.ascontiguousarray(np.transpose(product, [result_order.index(c) for c in out]))
 
 
 def contract(operands, subscripts, out, sizes):
@@ -181,11 +191,7 @@ def _einsum_shape(*operands, equation):
 
 @define("einsum", shape=_einsum_shape, residual=True)
 def einsum(*operands, equation):
-    """Einstein summation over `operands` as described by `equation`.
-
-    >>> einsum(np.ones((2, 3)), np.ones((3, 4)), equation="ab,bc->ac").shape
-    (2, 4)
-    """
+    """Einstein summation over `operands` as described by `equation`, e.g. `"ab,bc->ac"`."""
     arrays = [np.asarray(x) for x in operands]
     shapes = [a.shape for a in arrays]
     subscripts, out = parse_equation(equation, shapes)

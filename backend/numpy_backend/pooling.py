@@ -2,9 +2,8 @@
 
 Both visit the window's taps one at a time: tap `t` of every window is one
 strided view of the (padded) input, so a pool is a handful of whole-array
-operations whatever its size. `max_pool` keeps, per output, the index of the
-tap that won (the first maximum, as TensorFlow's gradient does) and routes
-the gradient there; `avg_pool`'s "same" padding divides by the number of
+operations whatever its size. `max_pool`'s gradient goes to the first tap
+(in window order) that holds the maximum, as TensorFlow's does; `avg_pool`'s "same" padding divides by the number of
 real (unpadded) elements in each window, as Keras does.
 """
 
@@ -101,32 +100,46 @@ def _lowest(dtype):
     return -np.inf if np.issubdtype(dtype, np.floating) else np.iinfo(dtype).min
 
 
-@define("max_pool", shape=_pool_shape("max_pool", lambda dtype: dtype), residual=True)
+@define("max_pool", shape=_pool_shape("max_pool", lambda dtype: dtype), save_inputs=(0,),
+        save_outputs=(0,))
 def max_pool(x, pool_size, strides=None, padding="valid"):
-    """Maximum over each window; the residual is the winning tap of each output."""
+    """Maximum over each window."""
     pool, steps, pads, counts = _window("max_pool", x.shape, pool_size, strides, padding)
     xp = _padded(x, pads, _lowest(x.dtype))
-    taps = _taps(pool, steps, counts)
-    out = xp[next(taps)].copy()
-    winner = np.zeros(out.shape, np.uint8 if np.prod(pool) < 256 else np.int32)
-    greater = np.empty(out.shape, bool)
-    for number, index in enumerate(taps, start=1):
-        view = xp[index]
-        np.greater(view, out, out=greater)
-        np.copyto(out, view, where=greater)
-        np.copyto(winner, number, where=greater)
-    return out, winner
+    taps = [xp[index] for index in _taps(pool, steps, counts)]
+    if len(taps) == 1:
+        return taps[0].copy()
+    out = np.maximum(taps[0], taps[1])
+    for view in taps[2:]:
+        np.maximum(out, view, out=out)
+    return out
 
 
 @max_pool.defvjp
 def _max_pool_vjp(node, g):
-    shape = node.input_shapes[0]
+    """Routes each output's gradient to the first tap (in window order) holding the maximum.
+
+    Finding the winners here rather than in the forward pass keeps inference
+    to a chain of `np.maximum`; the comparisons cost about what recording
+    the winners would have.
+    """
+    x, out = node.inputs[0], node.outputs[0]
     attrs = node.attrs
-    pool, steps, pads, counts = _window("max_pool", shape, attrs["pool_size"],
+    pool, steps, pads, counts = _window("max_pool", x.shape, attrs["pool_size"],
                                         attrs.get("strides"), attrs.get("padding", "valid"))
-    winner = node.residual
-    return (_scatter(shape, pads, pool, steps, counts, g.dtype,
-                     lambda number: g * (winner == number)),)
+    xp = _padded(x, pads, _lowest(x.dtype))
+    unrouted = g.copy()  # the gradient of outputs whose winner is not found yet
+    hit = np.empty(out.shape, bool)
+    taps = list(_taps(pool, steps, counts))
+
+    def routed(number):
+        np.equal(xp[taps[number]], out, out=hit)
+        part = unrouted * hit
+        np.logical_not(hit, out=hit)
+        np.multiply(unrouted, hit, out=unrouted)
+        return part
+
+    return (_scatter(x.shape, pads, pool, steps, counts, g.dtype, routed),)
 
 
 def _window_sizes(shape, pool, steps, pads, counts):

@@ -7,10 +7,11 @@ a step runs on contiguous memory, and the recurrent product is one GEMM,
 `recurrent_kernel.T @ h`. Arrays over the whole sequence are stacked along a
 leading step axis in processing order (reversed input for `go_backwards`).
 
-After the time loop, the gradients of the kernels contract over steps and
-batch at once: the per-step gate gradients are flattened to `(rows, T * B)`
-and the inputs/states to `(T * B, features)`, so each weight gradient is a
-single large GEMM (which may use several BLAS threads).
+The input projection and the kernel gradients are large GEMMs over chunks of
+`CHUNK` steps, interleaved with the time loop so that each chunk's arrays are
+still in cache: before a forward chunk, `kernel.T @ x_t` for its steps; after
+a backward chunk, its gate gradients flattened to `(rows, k * B)` times its
+inputs/states flattened to `(k * B, features)`, summed over chunks.
 
 Masks follow Keras: a masked step leaves the states unchanged; its output is
 the previous step's output (zeros before any unmasked step), or zeros with
@@ -23,6 +24,10 @@ import numpy as np
 
 from .. import shape_rules as rules
 from ..tensor import SymbolicTensor
+
+# Steps per chunk: the input projection is computed, and the kernel gradients
+# accumulated, a chunk at a time, while the chunk's arrays are still in cache.
+CHUNK = 10
 
 
 def _tanh(z):
@@ -194,12 +199,52 @@ def contract_steps(dz, *blocks):
     return np.matmul(dz, samples.reshape(steps * batch, -1))
 
 
-def input_gradient(dz, kernel_internal, go_backwards, batch, steps):
-    """`dL/dx` as `(B, T, D)` from the step gradients `dz` of shape `(K, T * B)`."""
-    dx = np.matmul(dz.T, kernel_internal.T).reshape(steps, batch, -1)
-    if go_backwards:
-        dx = dx[::-1]
-    return dx.transpose(1, 0, 2)
+def chunks(steps, size=CHUNK):
+    """`(start, stop)` ranges of at most `size` steps covering `range(steps)`."""
+    return [(a, min(a + size, steps)) for a in range(0, steps, size)]
+
+
+class GradientSums:
+    """The input gradient and kernel-gradient sums of an op, added chunk by chunk.
+
+    Args:
+        steps, batch, inputs, dtype: sizes of the `(T, B, D)` input gradient.
+        dx_kernel: the internal-order kernel `(D, K)` that maps the input-side
+            step gradients back to the inputs; None if `dL/dx` is not needed.
+        x_rows: the step-gradient rows of the input side.
+        terms: `(rows, blocks)` pairs; `blocks(a, b)` returns the `(k, R_i, B)`
+            per-step arrays whose contraction with `dz[rows]` is summed.
+    """
+
+    def __init__(self, steps, batch, inputs, dtype, dx_kernel, x_rows, terms):
+        self.dx = None if dx_kernel is None else np.empty((steps, batch, inputs), dtype)
+        self.dx_kernel, self.x_rows, self.terms = dx_kernel, x_rows, terms
+        self.sums = [None] * len(terms)
+
+    def add(self, a, b, dz):
+        """Adds the steps `[a, b)`, whose step gradients are `dz` `(rows, k * B)`."""
+        if self.dx is not None:
+            out = self.dx[a:b]
+            np.matmul(dz[self.x_rows].T, self.dx_kernel.T, out=out.reshape(-1, out.shape[-1]))
+        for i, (rows, blocks) in enumerate(self.terms):
+            part = contract_steps(dz[rows], *blocks(a, b))
+            self.sums[i] = part if self.sums[i] is None else np.add(self.sums[i], part,
+                                                                    out=self.sums[i])
+
+    def input_gradient(self, go_backwards):
+        """`dL/dx` as `(B, T, D)`, or None if it was not needed."""
+        if self.dx is None:
+            return None
+        return (self.dx[::-1] if go_backwards else self.dx).transpose(1, 0, 2)
+
+
+def masked_states(states, rmask):
+    """`(k, H + 1, B)` states with the recurrent dropout factors applied above the ones."""
+    if rmask is None:
+        return states
+    states = states.copy()
+    states[:, :-1] *= rmask
+    return states
 
 
 def needs(node, *indices):

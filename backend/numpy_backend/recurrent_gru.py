@@ -74,10 +74,8 @@ def gru_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None, recurren
             b_in, b_rec = rc.permute_blocks(bias[0], _X_ORDER), bias[1].copy()
             b_rec[:h2] += b_in[units:]          # z and r: both biases add up
         ut = _recurrent_with_bias(recurrent_kernel.T, b_rec)
+        b_x = None if b_in is None else b_in[:units, None]   # the candidate's input bias
         # buf[s] rows: h (candidate), z, r; rec[s]: the recurrent product z, r, h.
-        buf = np.matmul(w.T, xs)
-        if b_in is not None:
-            buf[:, :units] += b_in[:units, None]
         rec = np.empty((steps, h3, batch), dtype)
     else:
         w = kernel
@@ -85,12 +83,19 @@ def gru_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None, recurren
                                     None if bias is None else bias[:h2])
         u_h = _recurrent_with_bias(recurrent_kernel[:, h2:].T,
                                    None if bias is None else bias[h2:])
-        buf = np.matmul(kernel.T, xs)             # rows z, r, h
+        b_x = None                                 # buf rows: z, r, h
         rec = np.empty((h2, batch), dtype)
         rh = _ones_under(batch, steps, units, dtype)   # r * h_{t-1}, then ones
         rec_h = np.empty((units, batch), dtype)
+    wt = w.T.copy()
+    buf = np.empty((steps, h3, batch), dtype)
     tmp = np.empty((units, batch), dtype)
     for s in range(steps):
+        if s % rc.CHUNK == 0:   # input projection of the next chunk of steps
+            stop = min(s + rc.CHUNK, steps)
+            np.matmul(wt, xs[s:stop], out=buf[s:stop])
+            if b_x is not None:
+                buf[s:stop, :units] += b_x
         h = hs[s]
         if h_in is not None:
             np.multiply(h[:units], rmask, out=h_in[:units])
@@ -144,89 +149,92 @@ def _gru_sequence_vjp(node, grads):
     dtype = dh.dtype
     # Step gradients. reset_after: rows a, z, r, a * r where a = dL/d(candidate
     # pre-activation); input side rows 0:3H, recurrent side rows H:4H.
-    # Otherwise rows z, r, a (both sides).
-    dz = np.empty((steps, 4 * units if reset_after else h3, batch), dtype)
+    # Otherwise rows z, r, a (both sides; the candidate's recurrent side
+    # contracts with r * h instead of h).
+    rows = 4 * units if reset_after else h3
+    sums = rc.GradientSums(steps, batch, xs.shape[1], dtype,
+                           w if rc.needs(node, 0) else None, slice(0, h3),
+                           _gradient_terms(node, xs, hs, rec, rmask, reset_after, units))
+    dz = np.empty((rc.CHUNK, rows, batch), dtype)
     d_zr = np.empty((h2, batch), dtype)
     t1, t2 = np.empty((units, batch), dtype), np.empty((units, batch), dtype)
     dh_new = np.empty((units, batch), dtype)
-    rows_z, rows_a = (slice(units, h2), slice(0, units)) if reset_after else \
-        (slice(0, units), slice(h2, h3))
-    rows_r = slice(h2, h3) if reset_after else slice(units, h2)
-    for s in range(steps - 1, -1, -1):
-        if g_steps is not None:
-            dh += g_steps[s]
-        if masks is not None:
-            keep = masks[s]
-            dh_carry = dh * (1 - keep)
-            dh *= keep
-        gates = buf[s]
-        hh = gates[:units] if reset_after else gates[h2:]
-        z, r = (gates[units:h2], gates[h2:]) if reset_after else (gates[:units], gates[units:h2])
-        h_prev = hs[s, :units]
-        rec_grad(gates[units:] if reset_after else gates[:h2], out=d_zr)
-        # dz_z = dh * (h_{t-1} - hh) * z'
-        np.subtract(h_prev, hh, out=t1)
-        t1 *= d_zr[:units]
-        np.multiply(t1, dh, out=dz[s, rows_z])
-        # a = dh * (1 - z) * activation'(hh)
-        act_grad(hh, out=t1)
-        np.subtract(1, z, out=t2)
-        t1 *= t2
-        a = dz[s, rows_a]
-        np.multiply(t1, dh, out=a)
+    if reset_after:
+        rows_a, rows_z, rows_r = slice(0, units), slice(units, h2), slice(h2, h3)
+    else:
+        rows_z, rows_r, rows_a = slice(0, units), slice(units, h2), slice(h2, h3)
+    for a0, b0 in reversed(rc.chunks(steps)):
+        for s in range(b0 - 1, a0 - 1, -1):
+            dz_s = dz[s - a0]
+            if g_steps is not None:
+                dh += g_steps[s]
+            if masks is not None:
+                keep = masks[s]
+                dh_carry = dh * (1 - keep)
+                dh *= keep
+            gates = buf[s]
+            hh = gates[:units] if reset_after else gates[h2:]
+            z, r = (gates[units:h2], gates[h2:]) if reset_after else \
+                (gates[:units], gates[units:h2])
+            h_prev = hs[s, :units]
+            rec_grad(gates[units:] if reset_after else gates[:h2], out=d_zr)
+            # dz_z = dh * (h_{t-1} - hh) * z'
+            np.subtract(h_prev, hh, out=t1)
+            t1 *= d_zr[:units]
+            np.multiply(t1, dh, out=dz_s[rows_z])
+            # a = dh * (1 - z) * activation'(hh)
+            act_grad(hh, out=t1)
+            np.subtract(1, z, out=t2)
+            t1 *= t2
+            a = dz_s[rows_a]
+            np.multiply(t1, dh, out=a)
+            if reset_after:
+                np.multiply(a, rec[s, h2:], out=t1)              # dL/dr = a * s_h * r'
+                np.multiply(t1, d_zr[units:], out=dz_s[rows_r])
+                np.multiply(a, r, out=dz_s[h3:])
+                np.matmul(u, dz_s[units:], out=dh_new)
+            else:
+                np.matmul(u[:, h2:], a, out=t2)                  # dL/d(r * h_in)
+                h_in = h_prev if rmask is None else h_prev * rmask
+                np.multiply(t2, h_in, out=t1)
+                np.multiply(t1, d_zr[units:], out=dz_s[rows_r])
+                np.matmul(u[:, :h2], dz_s[:h2], out=dh_new)
+                t2 *= r
+                dh_new += t2
+            if rmask is not None:
+                dh_new *= rmask
+            np.multiply(dh, z, out=t1)
+            np.add(dh_new, t1, out=dh)
+            if masks is not None:
+                dh += dh_carry
+        sums.add(a0, b0, rc.steps_matrix(dz[:b0 - a0]))
+    dkernel = drec = dbias = None
+    if sums.terms:
+        inputs = xs.shape[1]
+        x_grads = sums.sums[0].T         # reset_after: the last row is the input bias
         if reset_after:
-            np.multiply(a, rec[s, h2:], out=t1)              # dL/dr = a * s_h * r'
-            np.multiply(t1, d_zr[units:], out=dz[s, rows_r])
-            np.multiply(a, r, out=dz[s, h3:])
-            np.matmul(u, dz[s, units:], out=dh_new)
+            x_grads = rc.permute_blocks(x_grads, _X_INVERSE)
+            rec_grads = sums.sums[1].T
         else:
-            np.matmul(u[:, h2:], a, out=t2)                  # dL/d(r * h_in)
-            h_in = h_prev if rmask is None else h_prev * rmask
-            np.multiply(t2, h_in, out=t1)
-            np.multiply(t1, d_zr[units:], out=dz[s, rows_r])
-            np.matmul(u[:, :h2], dz[s, :h2], out=dh_new)
-            t2 *= r
-            dh_new += t2
-        if rmask is not None:
-            dh_new *= rmask
-        np.multiply(dh, z, out=t1)
-        np.add(dh_new, t1, out=dh)
-        if masks is not None:
-            dh += dh_carry
-    return _input_grads(node, rc.steps_matrix(dz), dh)
-
-
-def _input_grads(node, dz, dh):
-    """Gradients of all inputs from the step gradients `dz` `(rows, T * B)`."""
-    xs, buf, rec, hs, w, u, masks, weights, rmask = node.residual
-    reset_after = node.attrs.get("reset_after", True)
-    steps, units, batch = buf.shape[0], hs.shape[1] - 1, hs.shape[2]
-    h2, h3 = 2 * units, 3 * units
-    dx = dkernel = drec = dbias = None
-    x_rows = dz[:h3]
-    if rc.needs(node, 0):
-        dx = rc.input_gradient(x_rows, w, node.attrs.get("go_backwards", False), batch, steps)
-    if rc.needs(node, 2):
-        dkernel = rc.contract_steps(x_rows, xs).T
-        if reset_after:
-            dkernel = rc.permute_blocks(dkernel, _X_INVERSE)
-    if rc.needs(node, 3, 4):
-        states = hs[:steps]
-        if rmask is not None:
-            states = states.copy()
-            states[:, :units] *= rmask
-        if reset_after:
-            rec_grads = rc.contract_steps(dz[units:], states).T
-            if rc.needs(node, 4):
-                dbias = np.stack([rc.permute_blocks(x_rows.sum(axis=1), _X_INVERSE),
-                                  rec_grads[-1]])
-        else:
-            rec_grads = np.concatenate([rc.contract_steps(dz[:h2], states),
-                                        rc.contract_steps(dz[h2:], rec)]).T
-            dbias = rec_grads[-1]
-        drec = rec_grads[:units]
-    if not rc.needs(node, 4):
-        dbias = None
+            rec_grads = np.concatenate([sums.sums[1], sums.sums[2]]).T
+        dkernel, drec = x_grads[:inputs], rec_grads[:units]
+        if rc.needs(node, 4):
+            dbias = np.stack([x_grads[-1], rec_grads[-1]]) if reset_after else rec_grads[-1]
     dh0 = dh.T if rc.needs(node, 1) else None
-    grads = (dx, dh0, dkernel, drec, dbias, None, None)
+    grads = (sums.input_gradient(attrs.get("go_backwards", False)), dh0, dkernel, drec, dbias,
+             None, None)
     return grads[:len(node.input_refs)]
+
+
+def _gradient_terms(node, xs, hs, rec, rmask, reset_after, units):
+    """The `GradientSums` terms: input side, then recurrent side(s) (see the VJP)."""
+    if not rc.needs(node, 2, 3, 4):
+        return []
+    states = lambda a, b: (rc.masked_states(hs[a:b], rmask),)     # noqa: E731
+    if reset_after:
+        ones = np.ones((rc.CHUNK, 1, xs.shape[2]), hs.dtype)      # for the input bias
+        return [(slice(0, 3 * units), lambda a, b: (xs[a:b], ones[:b - a])),
+                (slice(units, 4 * units), states)]
+    return [(slice(None), lambda a, b: (xs[a:b],)),
+            (slice(0, 2 * units), states),
+            (slice(2 * units, 3 * units), lambda a, b: (rec[a:b],))]

@@ -87,7 +87,6 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
 
     # buf[s] rows: gates o, i, f, g of step s, then c_{s-1}.
     buf = np.empty((steps + 1, 5 * units, batch), dtype)
-    np.matmul(wt, xs, out=buf[:steps, :h4])
     buf[0, h4:] = c0.T
     # hs[s] rows: h_{s-1}, then ones (they multiply the bias column of `ut`).
     hs = np.empty((steps + 1, units + 1, batch), dtype)
@@ -101,6 +100,9 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
     rec = np.empty((h4, batch), dtype)
     prod = np.empty((2 * units, batch), dtype)
     for s in range(steps):
+        if s % rc.CHUNK == 0:   # input projection of the next chunk of steps
+            stop = min(s + rc.CHUNK, steps)
+            np.matmul(wt, xs[s:stop], out=buf[s:stop, :h4])
         z = buf[s, :h4]
         h = hs[s]
         if h_in is not None:
@@ -153,63 +155,57 @@ def _lstm_sequence_vjp(node, grads):
         dh += g_last
     dc = g_c.T.copy()
     rmask = None if recurrent_mask is None else np.asarray(recurrent_mask, dh.dtype).T
-    dz = np.empty((steps, h4, batch), dh.dtype)
+    dtype = dh.dtype
+    sums = rc.GradientSums(
+        steps, batch, xs.shape[1], dtype, w if rc.needs(node, 0) else None, slice(None),
+        [(slice(None), lambda a, b: (xs[a:b], rc.masked_states(hs[a:b], rmask)))]
+        if rc.needs(node, 3, 4, 5) else [])
+    dz = np.empty((rc.CHUNK, h4, batch), dtype)
     # Scratch: derivative of the o, i, f gates; the factors multiplying dc in
     # dz_i, dz_f, dz_g; the dc contribution of dh.
-    d_oif = np.empty((h3, batch), dh.dtype)
-    f_ifg = np.empty((3, units, batch), dh.dtype)
-    t1 = np.empty((units, batch), dh.dtype)
-    for s in range(steps - 1, -1, -1):
-        gates = buf[s]
-        if g_steps is not None:
-            dh += g_steps[s]
-        if masks is not None:
-            keep = masks[s]
-            dh_carry, dc_carry = dh * (1 - keep), dc * (1 - keep)
-            dh *= keep
-            dc *= keep
-        # dc += dh * o * activation'(c_s)
-        act_grad(tc[s], out=t1)
-        t1 *= gates[:units]
-        t1 *= dh
-        dc += t1
-        rec_grad(gates[:h3], out=d_oif)
-        # dz_o = dh * activation(c_s) * o'
-        np.multiply(d_oif[:units], tc[s], out=t1)
-        np.multiply(t1, dh, out=dz[s, :units])
-        # dz_i, dz_f = dc * (g, c_{s-1}) * (i', f');  dz_g = dc * i * g'
-        np.multiply(d_oif[units:], gates[h3:], out=f_ifg[:2].reshape(h2, batch))
-        act_grad(gates[h3:h4], out=f_ifg[2])
-        f_ifg[2] *= gates[units:h2]
-        np.multiply(f_ifg, dc, out=dz[s, units:].reshape(3, units, batch))
-        dc *= gates[h2:h3]
-        np.matmul(u, dz[s], out=dh)
-        if rmask is not None:
-            dh *= rmask
-        if masks is not None:
-            dh += dh_carry
-            dc += dc_carry
-    return _input_grads(node, rc.steps_matrix(dz), dh, dc, rmask)
-
-
-def _input_grads(node, dz, dh, dc, rmask):
-    """Gradients of all inputs from the step gradients `dz` `(4H, T * B)`."""
-    xs, buf, hs, tc, w, u = node.residual[:6]
-    steps, units, batch = tc.shape
-    dx = dkernel = drec = dbias = None
-    if rc.needs(node, 0):
-        dx = rc.input_gradient(dz, w, node.attrs.get("go_backwards", False), batch, steps)
-    if rc.needs(node, 3, 4, 5):
-        states = hs[:steps]
-        if rmask is not None:
-            states = states.copy()
-            states[:, :units] *= rmask
-        grads = rc.contract_steps(dz, xs, states).T    # rows: kernel, recurrent kernel, bias
+    d_oif = np.empty((h3, batch), dtype)
+    f_ifg = np.empty((3, units, batch), dtype)
+    t1 = np.empty((units, batch), dtype)
+    for a, b in reversed(rc.chunks(steps)):
+        for s in range(b - 1, a - 1, -1):
+            gates, dz_s = buf[s], dz[s - a]
+            if g_steps is not None:
+                dh += g_steps[s]
+            if masks is not None:
+                keep = masks[s]
+                dh_carry, dc_carry = dh * (1 - keep), dc * (1 - keep)
+                dh *= keep
+                dc *= keep
+            # dc += dh * o * activation'(c_s)
+            act_grad(tc[s], out=t1)
+            t1 *= gates[:units]
+            t1 *= dh
+            dc += t1
+            rec_grad(gates[:h3], out=d_oif)
+            # dz_o = dh * activation(c_s) * o'
+            np.multiply(d_oif[:units], tc[s], out=t1)
+            np.multiply(t1, dh, out=dz_s[:units])
+            # dz_i, dz_f = dc * (g, c_{s-1}) * (i', f');  dz_g = dc * i * g'
+            np.multiply(d_oif[units:], gates[h3:], out=f_ifg[:2].reshape(h2, batch))
+            act_grad(gates[h3:h4], out=f_ifg[2])
+            f_ifg[2] *= gates[units:h2]
+            np.multiply(f_ifg, dc, out=dz_s[units:].reshape(3, units, batch))
+            dc *= gates[h2:h3]
+            np.matmul(u, dz_s, out=dh)
+            if rmask is not None:
+                dh *= rmask
+            if masks is not None:
+                dh += dh_carry
+                dc += dc_carry
+        sums.add(a, b, rc.steps_matrix(dz[:b - a]))
+    dx = sums.input_gradient(attrs.get("go_backwards", False))
+    dkernel = drec = dbias = None
+    if sums.terms:
+        grads = sums.sums[0].T                # rows: kernel, recurrent kernel, bias
         inputs = xs.shape[1]
         dkernel = rc.permute_blocks(grads[:inputs], _INVERSE)
         drec = rc.permute_blocks(grads[inputs:inputs + units], _INVERSE)
-        if rc.needs(node, 5):
-            dbias = rc.permute_blocks(grads[-1], _INVERSE)
+        dbias = rc.permute_blocks(grads[-1], _INVERSE) if rc.needs(node, 5) else None
     dh0 = dh.T if rc.needs(node, 1) else None
     dc0 = dc.T if rc.needs(node, 2) else None
     grads = (dx, dh0, dc0, dkernel, drec, dbias, None, None)

@@ -34,7 +34,8 @@ def simple_rnn_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None,
     ut[:, :units] = recurrent_kernel.T
     if bias is not None:
         ut[:, units] = bias
-    xw = np.matmul(kernel.T, xs)
+    kernel_t = kernel.T.copy()
+    xw = np.empty((steps, units, batch), dtype)
     hs = np.empty((steps + 1, units + 1, batch), dtype)
     hs[:, units] = 1
     hs[0, :units] = h0.T
@@ -44,6 +45,9 @@ def simple_rnn_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None,
         h_in = np.ones((units + 1, batch), dtype)
     rec = np.empty((units, batch), dtype)
     for s in range(steps):
+        if s % rc.CHUNK == 0:   # input projection of the next chunk of steps
+            stop = min(s + rc.CHUNK, steps)
+            np.matmul(kernel_t, xs[s:stop], out=xw[s:stop])
         h = hs[s]
         if h_in is not None:
             np.multiply(h[:units], rmask, out=h_in[:units])
@@ -75,36 +79,36 @@ def _simple_rnn_sequence_vjp(node, grads):
     if g_last is not None:
         dh += g_last
     rmask = None if recurrent_mask is None else np.asarray(recurrent_mask, dh.dtype).T
-    dz = np.empty((steps, units, batch), dh.dtype)
-    for s in range(steps - 1, -1, -1):
-        if g_steps is not None:
-            dh += g_steps[s]
-        if masks is not None:
-            keep = masks[s]
-            dh_carry = dh * (1 - keep)
-            dh *= keep
-        act_grad(hs[s + 1, :units], out=dz[s])
-        dz[s] *= dh
-        np.matmul(recurrent_kernel, dz[s], out=dh)
-        if rmask is not None:
-            dh *= rmask
-        if masks is not None:
-            dh += dh_carry
-    dz = rc.steps_matrix(dz)
-    dx = dkernel = drec = dbias = None
-    if rc.needs(node, 0):
-        dx = rc.input_gradient(dz, kernel, attrs.get("go_backwards", False), batch, steps)
-    if rc.needs(node, 2):
-        dkernel = rc.contract_steps(dz, xs).T
-    if rc.needs(node, 3, 4):
-        states = hs[:steps]
-        if rmask is not None:
-            states = states.copy()
-            states[:, :units] *= rmask
-        rec_grads = rc.contract_steps(dz, states).T
-        drec = rec_grads[:units]
-        if rc.needs(node, 4):
-            dbias = rec_grads[-1]
+    terms = []
+    if rc.needs(node, 2, 3, 4):
+        terms = [(slice(None), lambda a, b: (xs[a:b], rc.masked_states(hs[a:b], rmask)))]
+    sums = rc.GradientSums(steps, batch, xs.shape[1], dh.dtype,
+                           kernel if rc.needs(node, 0) else None, slice(None), terms)
+    dz = np.empty((rc.CHUNK, units, batch), dh.dtype)
+    for a, b in reversed(rc.chunks(steps)):
+        for s in range(b - 1, a - 1, -1):
+            dz_s = dz[s - a]
+            if g_steps is not None:
+                dh += g_steps[s]
+            if masks is not None:
+                keep = masks[s]
+                dh_carry = dh * (1 - keep)
+                dh *= keep
+            act_grad(hs[s + 1, :units], out=dz_s)
+            dz_s *= dh
+            np.matmul(recurrent_kernel, dz_s, out=dh)
+            if rmask is not None:
+                dh *= rmask
+            if masks is not None:
+                dh += dh_carry
+        sums.add(a, b, rc.steps_matrix(dz[:b - a]))
+    dkernel = drec = dbias = None
+    if terms:
+        grads = sums.sums[0].T              # rows: kernel, recurrent kernel, bias
+        inputs = xs.shape[1]
+        dkernel, drec = grads[:inputs], grads[inputs:inputs + units]
+        dbias = grads[-1] if rc.needs(node, 4) else None
     dh0 = dh.T if rc.needs(node, 1) else None
-    grads = (dx, dh0, dkernel, drec, dbias, None, None)
+    grads = (sums.input_gradient(attrs.get("go_backwards", False)), dh0, dkernel, drec, dbias,
+             None, None)
     return grads[:len(node.input_refs)]

@@ -6,6 +6,7 @@ import os
 import h5py
 import numpy as np
 
+from ..distribute.scope import is_chief, wait_for_chief
 from ..saving.atomic import atomic_write
 from . import _training_state as ts
 from ._paths import check_save_freq, ensure_writable_dir
@@ -74,6 +75,7 @@ class BackupAndRestore(Callback):
         self._pending_metrics = None
         shuffle_rng = getattr(self.model, "_shuffle_rng", None)
         self._shuffle_state = shuffle_rng.bit_generator.state if shuffle_rng else None
+        wait_for_chief(self.model)  # under MPIStrategy: rank 0 has finished its last backup
         if os.path.exists(self.path):
             self._restore()
 
@@ -151,6 +153,8 @@ class BackupAndRestore(Callback):
             self._backup(epoch + 1, 0)
 
     def _backup(self, epoch, step):
+        if not is_chief(self.model):  # under MPIStrategy all ranks resume from rank 0's file
+            return
         opt = self.model.optimizer
         state = {"epoch": epoch, "step": step, "rng": ts.rng_states(self.model),
                  "shuffle_rng": self._shuffle_state}
@@ -172,5 +176,5 @@ class BackupAndRestore(Callback):
             f.attrs["state"] = ts.dumps(state)
 
     def on_train_end(self, logs=None):
-        if self.delete_checkpoint and os.path.exists(self.path):
+        if self.delete_checkpoint and is_chief(self.model) and os.path.exists(self.path):
             os.remove(self.path)

@@ -12,6 +12,7 @@ Two more rules:
   `on_train_begin` overrides the resets they just did.
 """
 
+from ..distribute.scope import is_chief
 from .backup_and_restore import BackupAndRestore
 from .callback import Callback
 from .history import History
@@ -70,6 +71,9 @@ class CallbackList(Callback):
             self.callbacks.insert(0, ProgbarLogger())
         if add_history and not any(isinstance(cb, History) for cb in self.callbacks):
             self.callbacks.append(History())
+        if model is not None and not is_chief(model):  # files and progress: rank 0 only
+            self.callbacks = [cb for cb in self.callbacks
+                              if not getattr(cb, "_chief_only", False)]
         backups = [cb for cb in self.callbacks if isinstance(cb, BackupAndRestore)]
         if len(backups) > 1:
             raise ValueError("Only one BackupAndRestore callback can be used in a run. "

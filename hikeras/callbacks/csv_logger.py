@@ -41,6 +41,8 @@ class CSVLogger(Callback):
     'epoch,loss'
     """
 
+    _chief_only = True  # under MPIStrategy only rank 0 runs it (see CallbackList)
+
     def __init__(self, filename, separator=",", append=False):
         super().__init__()
         filename = os.fspath(filename)

@@ -75,6 +75,8 @@ class ModelCheckpoint(Callback):
     ['w01.weights.h5', 'w02.weights.h5']
     """
 
+    _chief_only = True  # under MPIStrategy only rank 0 runs it (see CallbackList)
+
     def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False,
                  save_weights_only=False, mode="auto", save_freq="epoch",
                  initial_value_threshold=None, max_shard_size=None):

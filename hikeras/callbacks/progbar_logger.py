@@ -35,6 +35,8 @@ def format_logs(logs):
 class ProgbarLogger(Callback):
     """Prints training progress (see module docstring for `verbose`)."""
 
+    _chief_only = True  # under MPIStrategy only rank 0 runs it (see CallbackList)
+
     def __init__(self):
         super().__init__()
         self._bar = None

@@ -68,6 +68,8 @@ class TensorBoard(Callback):
     ['train']
     """
 
+    _chief_only = True  # under MPIStrategy only rank 0 runs it (see CallbackList)
+
     def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True, write_images=False,
                  write_steps_per_second=False, update_freq="epoch", profile_batch=0,
                  embeddings_freq=0, embeddings_metadata=None):

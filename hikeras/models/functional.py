@@ -64,10 +64,7 @@ class Functional(Model):
                 )
         order = kahn_order(sorted(nodes, key=_creation_order), lambda n: n.parent_nodes)
         self._nodes_in_order = [n for n in order if not n.is_input]
-        layers = list(input_layers)
-        for node in self._nodes_in_order:
-            if not any(node.layer is l for l in layers):
-                layers.append(node.layer)
+        layers = _keras_layer_order([self._node_of(t) for t in self.outputs], input_layers)
         self._layers = layers
         assign_unique_names(layers)
         # After node i runs, the tensors whose last consumer it is can be released.
@@ -213,6 +210,47 @@ class Functional(Model):
         from ..saving.functional_config import functional_from_config
 
         return functional_from_config(config, custom_objects)
+
+
+def _keras_layer_order(output_nodes, input_layers):
+    """`model.layers` in Keras's order, which topological weight loading depends on.
+
+    Keras sorts layers by depth (the longest path to an output, deepest
+    first) and breaks ties by the order a depth-first walk from the outputs
+    first reaches them. Inputs unconnected to any output come last.
+    """
+    first_seen, finished, post_order = {}, set(), []
+    for start in output_nodes:
+        if start in finished:
+            continue
+        first_seen.setdefault(id(start.layer), len(first_seen))
+        stack, in_progress = [(start, iter(start.parent_nodes))], {start}
+        while stack:
+            node, parents = stack[-1]
+            for parent in parents:
+                if parent not in finished and parent not in in_progress:
+                    first_seen.setdefault(id(parent.layer), len(first_seen))
+                    stack.append((parent, iter(parent.parent_nodes)))
+                    in_progress.add(parent)
+                    break
+            else:
+                stack.pop()
+                in_progress.discard(node)
+                finished.add(node)
+                post_order.append(node)
+    node_depth, layer_depth, layers = {}, {}, {}
+    for node in reversed(post_order):
+        depth = max(node_depth.setdefault(node, 0), layer_depth.get(id(node.layer), 0))
+        layer_depth[id(node.layer)] = depth
+        layers[id(node.layer)] = node.layer
+        for parent in node.parent_nodes:
+            node_depth[parent] = max(depth + 1, node_depth.get(parent, 0))
+    for layer in input_layers:
+        if id(layer) not in layers:
+            layers[id(layer)] = layer
+            layer_depth[id(layer)] = -1
+            first_seen[id(layer)] = len(first_seen)
+    return sorted(layers.values(), key=lambda l: (-layer_depth[id(l)], first_seen[id(l)]))
 
 
 def _lookup(values, a):

@@ -13,6 +13,16 @@ from ..utils import tree
 from .object_registration import custom_object_scope
 from .serialization import serialize_keras_object
 
+_BUILTIN_NODE = object()  # stands for node 0 of a nested model in Keras 2 configs
+
+
+def has_builtin_node(layer):
+    """Whether Keras 2 numbers this layer's calls from 1: a nested model with its own
+    `Input` owns a node 0 linking its inputs to its outputs (Keras 3 numbers from 0)."""
+    if hasattr(layer, "_nodes_in_order"):  # Functional
+        return True
+    return getattr(layer, "_input_layer", None) is not None  # Sequential with an Input
+
 
 def _model_node_indices(model):
     """`{id(node): index among the layer's nodes that belong to this model}`."""
@@ -20,7 +30,7 @@ def _model_node_indices(model):
     members.update(id(t._keras_history.layer._inbound_nodes[0]) for t in model.inputs)
     index = {}
     for layer in model.layers:
-        k = 0
+        k = 1 if has_builtin_node(layer) else 0
         for node in layer._inbound_nodes:
             if id(node) in members:
                 index[id(node)] = k
@@ -70,7 +80,11 @@ def functional_from_config(config, custom_objects=None):
                                  "config": layer_config["config"]})
             created[layer_config["name"]] = layer
         outputs_by_layer = {name: [] for name in created}
+        keras2 = not any(isinstance(n, dict) for c in config["layers"]
+                         for n in c.get("inbound_nodes", []))
         for name, layer in created.items():
+            if keras2 and has_builtin_node(layer):
+                outputs_by_layer[name].append(_BUILTIN_NODE)
             if not layer._inbound_nodes:
                 continue
             outputs_by_layer[name].append(layer.output)  # InputLayer: node 0
@@ -190,4 +204,7 @@ def _resolve(outputs_by_layer, entry):
         raise ValueError(f"The model config refers to an unknown layer '{name}'.")
     if node_index >= len(produced):
         return None
+    if produced[node_index] is _BUILTIN_NODE:
+        raise ValueError(f"The model config refers to node {node_index} of nested model "
+                         f"'{name}', which is its own input-to-output node.")
     return tree.flatten(produced[node_index])[tensor_index]

@@ -26,6 +26,10 @@ def _decode(value, where):
         except UnicodeDecodeError:
             raise file_error(where, "holds a name that is not valid UTF-8") from None
     if isinstance(value, str):
+        try:  # h5py hands undecodable bytes back as surrogate escapes
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise file_error(where, "holds a name that is not valid UTF-8") from None
         return value
     raise file_error(where, f"holds a {type(value).__name__} where a string was expected")
 

@@ -49,11 +49,41 @@ def normalize_config(value):
     return out
 
 
+# Keras 3 finds built-in classes through a `module` key (tf.keras writes it too).
+_MODEL_MODULES = {"Sequential": "keras", "Functional": "keras.src.models.functional"}
+_ARGUMENT_MODULES = {"_initializer": "keras.initializers", "_regularizer": "keras.regularizers",
+                     "_constraint": "keras.constraints"}
+
+
+def _with_modules(entry, module):
+    """Adds Keras's `module`/`registered_name` keys to a serialised built-in object."""
+    if not (isinstance(entry, dict) and isinstance(entry.get("class_name"), str)):
+        return entry
+    if ">" in entry["class_name"]:  # a registered custom object: Keras needs it registered
+        return entry
+    entry = {"module": module, **entry, "registered_name": None}
+    config = entry.get("config")
+    if not isinstance(config, dict):
+        return entry
+    config = dict(config)
+    for key, value in config.items():
+        suffix = next((s for s in _ARGUMENT_MODULES if key.endswith(s)), None)
+        if suffix is not None:
+            config[key] = _with_modules(value, _ARGUMENT_MODULES[suffix])
+    if isinstance(config.get("layers"), list):
+        config["layers"] = [_with_modules(layer, _MODEL_MODULES.get(
+            layer.get("class_name"), "keras.layers")) if isinstance(layer, dict) else layer
+            for layer in config["layers"]]
+    entry["config"] = config
+    return entry
+
+
 def model_to_config(model):
-    """`{"class_name", "config"}` of a model (Keras 2 dialect)."""
+    """`{"class_name", "config"}` of a model (Keras 2 dialect, with Keras's module hints)."""
     from ..layers import serialize
 
-    return serialize(model)
+    config = serialize(model)
+    return _with_modules(config, _MODEL_MODULES.get(config["class_name"], "keras"))
 
 
 def deserialize_model(config, custom_objects=None, source="<config>"):

@@ -55,7 +55,10 @@ def training_config(model):
     config = get_compile_config(model)
     if config is None:
         return None
-    config["optimizer_config"] = config.pop("optimizer")
+    optimizer = config.pop("optimizer")
+    # tf.keras reads an optimizer config without this flag as a legacy optimizer's.
+    optimizer["config"] = {**optimizer["config"], "is_legacy_optimizer": False}
+    config["optimizer_config"] = optimizer
     return config
 
 

@@ -16,6 +16,7 @@ from .. import optimizers
 from ..backend import GradientTape
 from ..callbacks import CallbackList
 from ..callbacks.progbar_logger import resolve_verbose
+from ..distribute.scope import get_strategy
 from ..layers.layer import flat_masks
 from ..utils import tree
 from ..utils.rng import make_generator
@@ -49,6 +50,7 @@ class Trainer:
         self._compile_loss = None
         self._compile_metrics = None
         self._loss_tracker = None
+        self.distribute_strategy = get_strategy()  # set by `MPIStrategy.scope()`
 
     # ---------------------------------------------------------------- compile
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None,
@@ -70,6 +72,7 @@ class Trainer:
                 accepted for Keras compatibility.
         """
         self.optimizer = optimizers.get(optimizer)
+        self.distribute_strategy = get_strategy() or self.distribute_strategy
         self._compile_args = {"loss": loss, "metrics": metrics, "loss_weights": loss_weights,
                               "weighted_metrics": weighted_metrics}
         self.loss = loss
@@ -176,6 +179,8 @@ class Trainer:
         variables = self.trainable_weights
         grads = tape.gradient(loss, variables)
         check_gradients(grads, variables, self.name)
+        if self.distribute_strategy is not None:  # averaged over the ranks
+            grads = self.distribute_strategy.reduce_gradients(grads)
         self.optimizer.apply_gradients(zip(grads, variables))
         for var, constraint in self._weight_constraints():
             var.assign(constraint(var.value))
@@ -233,6 +238,18 @@ class Trainer:
         x, _, _ = unpack_x_y_sample_weight(data)
         return self(x, training=False)
 
+    def _run_step(self, step_fn, batch):
+        """`step_fn(batch)`; under a distribution strategy, on this rank's shard, with global logs."""
+        if self.distribute_strategy is None:
+            return step_fn(batch)
+        return self.distribute_strategy.run_step(self, step_fn, batch)
+
+    def _run_predict_step(self, batch):
+        """`predict_step(batch)`; under a distribution strategy, sharded and gathered in order."""
+        if self.distribute_strategy is None:
+            return self.predict_step(batch)
+        return self.distribute_strategy.run_predict_step(self, self.predict_step, batch)
+
     # ------------------------------------------------------------------ loops
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
@@ -283,6 +300,8 @@ class Trainer:
         self.stop_training = False
         self._resume_at = None
         cbs.on_train_begin()
+        if self.distribute_strategy is not None:  # rank 0's weights and shuffling
+            self.distribute_strategy.sync_model(self)
         # A BackupAndRestore resume point (epoch, step): the input batches the
         # interrupted run consumed before it are read again, untrained, so that
         # shuffling and generator positions continue exactly where they were.
@@ -298,7 +317,7 @@ class Trainer:
             skip = resume_step if epoch == resume_epoch else 0
             for step, batch in itertools.islice(enumerate(train), skip, None):
                 cbs.on_train_batch_begin(step)
-                logs = self.train_step(batch)
+                logs = self._run_step(self.train_step, batch)
                 cbs.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
@@ -320,7 +339,7 @@ class Trainer:
         logs = {}
         for step, batch in enumerate(batches):
             cbs.on_test_batch_begin(step)
-            logs = self.test_step(batch)
+            logs = self._run_step(self.test_step, batch)
             cbs.on_test_batch_end(step, logs)
         cbs.on_test_end(logs)
         return logs
@@ -352,7 +371,7 @@ class Trainer:
         outputs = []
         for step, batch in enumerate(batches):
             cbs.on_predict_batch_begin(step)
-            out = self.predict_step(batch)
+            out = self._run_predict_step(batch)
             outputs.append(tree.map_structure(np.asarray, out))
             cbs.on_predict_batch_end(step, {"outputs": out})
         cbs.on_predict_end()
@@ -370,19 +389,19 @@ class Trainer:
             cw = class_weight_to_sample_weight(y, class_weight)
             sample_weight = cw if sample_weight is None else np.asarray(sample_weight) * cw
         self.reset_metrics()
-        logs = self.train_step((x, y, sample_weight))
+        logs = self._run_step(self.train_step, (x, y, sample_weight))
         return _format_result(logs, return_dict)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
         """Loss (and metrics) on exactly this batch."""
         self._require_compiled("test_on_batch")
         self.reset_metrics()
-        logs = self.test_step((x, y, sample_weight))
+        logs = self._run_step(self.test_step, (x, y, sample_weight))
         return _format_result(logs, return_dict)
 
     def predict_on_batch(self, x):
         """Model outputs for one batch, as numpy arrays."""
-        return tree.map_structure(np.asarray, self.predict_step(x))
+        return tree.map_structure(np.asarray, self._run_predict_step(x))
 
 
 def _batch_size(x):

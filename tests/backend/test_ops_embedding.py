@@ -1,0 +1,54 @@
+"""`embedding_lookup` and its scatter-add gradient."""
+
+import numpy as np
+import pytest
+
+from hikeras.backend import GradientTape, apply
+from hikeras.backend.numpy_backend.embedding import scatter_add_rows
+from tests.helpers.check_op import case, params
+
+rng = np.random.default_rng(5)
+table = rng.standard_normal((7, 3))
+
+
+def _gather(embeddings, indices):
+    return embeddings[indices]
+
+
+CASES = [
+    case("embedding_lookup", table, rng.integers(0, 7, (4, 5)), reference=_gather),
+    case("embedding_lookup", table, np.array([2, 2, 2, 2, 2, 2, 1, 0]), reference=_gather,
+         label="one-index-many-times"),
+    case("embedding_lookup", table, np.array(6), reference=_gather, label="scalar-index"),
+    case("embedding_lookup", table, rng.integers(0, 7, (2, 3, 2)), reference=_gather,
+         label="rank-3-indices"),
+]
+
+
+@pytest.mark.parametrize("op_case", params(CASES))
+def test_op(op_case):
+    op_case.run()
+
+
+@pytest.mark.parametrize("indices", [
+    np.array([3, 1, 3, 3, 0, 1]),
+    np.array([5] * 40 + [1, 2, 5]),                 # more repeats than the rounds: reduceat
+    rng.integers(0, 50, 500),
+    np.array([], dtype=np.int64),
+])
+def test_scatter_add_matches_add_at(indices):
+    rows = rng.standard_normal((len(indices), 4))
+    expected = np.zeros((50, 4))
+    np.add.at(expected, indices, rows)
+    np.testing.assert_allclose(scatter_add_rows(indices, rows, 50), expected, atol=1e-12)
+
+
+def test_gradient_counts_every_occurrence_of_an_index():
+    embeddings = np.zeros((4, 2), np.float32)
+    indices = np.array([[1, 1, 3], [1, 0, 0]])
+    with GradientTape() as tape:
+        tape.watch(embeddings)
+        out = apply("embedding_lookup", embeddings, indices)
+    grad = tape.gradient(out, embeddings)
+    np.testing.assert_array_equal(grad, [[2, 2], [3, 3], [0, 0], [1, 1]])
+    assert grad.dtype == np.float32

@@ -1,0 +1,133 @@
+"""Files written by real Keras 2 (tf.keras) and Keras 3 load into hikeras, and back.
+
+The fixtures in tests/fixtures/keras_saving/ come from
+tests/fixtures/make_keras_fixtures.py (run in a separate environment with
+tensorflow-cpu and tf-keras): small models trained a few Adam steps, saved in
+every format, with Keras's predictions and the predictions after one more
+`train_on_batch` from the saved optimizer state. That script also loads
+hikeras-written files in both Keras versions and records the outcome in
+`keras_reads_hikeras.json`, checked here.
+"""
+
+import json
+from pathlib import Path
+
+import h5py
+import numpy as np
+import pytest
+
+import hikeras
+from tests.fixtures.make_keras_fixtures import KINDS, build, data, first_batch
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "keras_saving"
+REFERENCE = np.load(FIXTURES / "reference.npz", allow_pickle=False)
+TAGS = ("k2", "k3")
+
+
+def _outputs(model, x):
+    out = model.predict(x, verbose=0)
+    return [np.asarray(o) for o in out] if isinstance(out, list) else [np.asarray(out)]
+
+
+def _assert_predicts(model, tag, kind, key="pred"):
+    x = REFERENCE[f"{kind}_x"]
+    got = _outputs(model, x)
+    for i, out in enumerate(got):
+        np.testing.assert_allclose(out, REFERENCE[f"{tag}_{kind}_{key}{i}"], atol=1e-5)
+    assert f"{tag}_{kind}_{key}{len(got)}" not in REFERENCE
+
+
+@pytest.mark.parametrize("tag", TAGS)
+@pytest.mark.parametrize("kind", KINDS)
+def test_full_model_h5_predicts_and_continues_training_like_keras(tag, kind):
+    model = hikeras.models.load_model(FIXTURES / f"{tag}_{kind}.h5")
+    _assert_predicts(model, tag, kind)
+    assert int(model.optimizer.iterations) == 2
+    assert model.optimizer.learning_rate == pytest.approx(0.01)
+    x, y = data(kind)
+    model.train_on_batch(x[:8], first_batch(y))
+    _assert_predicts(model, tag, kind, key="next")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_keras3_zip_loads_with_its_optimizer_state(kind):
+    model = hikeras.models.load_model(FIXTURES / f"k3_{kind}.keras")
+    _assert_predicts(model, "k3", kind)
+    x, y = data(kind)
+    model.train_on_batch(x[:8], first_batch(y))
+    _assert_predicts(model, "k3", kind, key="next")
+
+
+@pytest.mark.parametrize("name", ["k2_{}_weights.h5", "k3_{}.weights.h5", "k2_{}.h5",
+                                  "k3_{}.h5", "k3_{}.keras"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_weights_load_topologically_into_our_build(name, kind):
+    model = build(hikeras, kind)
+    report = model.load_weights(FIXTURES / name.format(kind))
+    assert not report.missing and not report.unexpected
+    _assert_predicts(model, name[:2], kind)
+
+
+@pytest.mark.parametrize("tag", TAGS)
+@pytest.mark.parametrize("kind", KINDS)
+def test_json_of_both_dialects_rebuilds_the_architecture(tag, kind):
+    model = hikeras.models.model_from_json((FIXTURES / f"{tag}_{kind}.json").read_text())
+    weights = f"{tag}_{kind}_weights.h5" if tag == "k2" else f"{tag}_{kind}.weights.h5"
+    model.load_weights(FIXTURES / weights)
+    _assert_predicts(model, tag, kind)
+
+
+def _tree(path, skip=()):
+    """`{dataset path: shape}` of an HDF5 file, for layout comparisons."""
+    found = {}
+    with h5py.File(path) as f:
+        f.visititems(lambda n, o: found.__setitem__(n, o.shape)
+                     if isinstance(o, h5py.Dataset) and not n.startswith(skip) else None)
+    return found
+
+
+def _ours(kind, tmp_path, suffix):
+    model = build(hikeras, kind)
+    path = tmp_path / f"ours{suffix}"
+    model.save_weights(path)
+    return path
+
+
+@pytest.mark.parametrize("kind", ["mlp", "functional"])
+def test_our_legacy_weights_layout_is_keras2s(kind, tmp_path):
+    ours = _ours(kind, tmp_path, ".h5")
+    theirs = FIXTURES / f"k2_{kind}_weights.h5"
+    skip = ("top_level_model_weights",)
+    assert _tree(ours) == _tree(theirs, skip)
+    with h5py.File(ours) as a, h5py.File(theirs) as b:
+        assert set(b.attrs) <= set(a.attrs)
+        names = [n.decode() for n in a.attrs["layer_names"]]
+        assert names[1:] == list(b.attrs["layer_names"])[1:]  # Keras 2 calls its input input_1
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_our_keras3_weights_layout_is_keras3s(kind, tmp_path):
+    ours = _ours(kind, tmp_path, ".weights.h5")
+    assert _tree(ours) == _tree(FIXTURES / f"k3_{kind}.weights.h5", skip=("optimizer",))
+
+
+def test_our_full_model_layout_is_keras2s(tmp_path):
+    model = build(hikeras, "mlp")
+    x, y = data("mlp")
+    model.compile(optimizer=hikeras.optimizers.Adam(0.01), loss="mse")
+    model.fit(x, y, batch_size=8, verbose=0, shuffle=False)
+    model.save(tmp_path / "m.h5")
+    with h5py.File(tmp_path / "m.h5") as a, h5py.File(FIXTURES / "k2_mlp.h5") as b:
+        assert set(b.attrs) <= set(a.attrs) and set(b) == set(a)
+        assert set(json.loads(b.attrs["training_config"])) <= set(
+            json.loads(a.attrs["training_config"]))
+    assert _tree(tmp_path / "m.h5", skip=("optimizer_weights",)) == _tree(
+        FIXTURES / "k2_mlp.h5", skip=("optimizer_weights", "model_weights/top_level"))
+
+
+def test_keras_reads_what_hikeras_writes():
+    results = json.loads((FIXTURES / "keras_reads_hikeras.json").read_text())
+    results.pop("versions")
+    failures = {k: v for k, v in results.items() if not v["ok"]}
+    assert not failures, failures
+    assert len(results) == 21
