@@ -59,8 +59,11 @@ def scatter_add_rows(indices, rows, num_rows):
 
 @embedding_lookup.defvjp
 def _embedding_lookup_vjp(node, g):
-    indices = node.inputs[1]
+    indices = np.asarray(node.inputs[1])
     num_rows, width = node.input_shapes[0][0], g.shape[-1]
-    rows = g.reshape(-1, width)
-    grad = scatter_add_rows(np.asarray(indices).reshape(-1), rows, num_rows)
+    if g.ndim == 3 and not g.flags.c_contiguous and g.transpose(1, 0, 2).flags.c_contiguous:
+        # e.g. from a recurrent op, whose input gradient is time-major in memory:
+        # visit the rows in memory order instead of copying them.
+        g, indices = g.transpose(1, 0, 2), indices.T
+    grad = scatter_add_rows(indices.reshape(-1), g.reshape(-1, width), num_rows)
     return grad.reshape(node.input_shapes[0]), None

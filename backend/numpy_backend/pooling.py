@@ -3,8 +3,9 @@
 Both visit the window's taps one at a time: tap `t` of every window is one
 strided view of the (padded) input, so a pool is a handful of whole-array
 operations whatever its size. `max_pool`'s gradient goes to the first tap
-(in window order) that holds the maximum, as TensorFlow's does; `avg_pool`'s "same" padding divides by the number of
-real (unpadded) elements in each window, as Keras does.
+(in window order) that holds the maximum, as TensorFlow's does; `avg_pool`'s
+"same" padding divides by the number of real (unpadded) elements in each
+window, as Keras does.
 """
 
 import itertools
@@ -81,17 +82,19 @@ def _interior(shape, pads):
                                   zip(shape[1:-1], pads)) + (slice(None),)
 
 
-def _scatter(shape, pads, pool, steps, counts, dtype, addend):
-    """Input gradient from `addend(tap_number)`, the gradient each tap receives."""
+def _scatter(shape, pads, pool, steps, counts, dtype, route):
+    """The input gradient, from `route(tap_number, target, accumulate)`.
+
+    `route` writes (or, with `accumulate`, adds) the gradient that tap
+    receives from every window into `target`, a strided view of the result.
+    """
     padded = tuple(n + lo + hi for n, (lo, hi) in zip(shape[1:-1], pads))
+    # When the windows partition the input, each tap owns its elements outright.
     tiles = pool == steps and all(c * s == n for c, s, n in zip(counts, steps, padded))
     dxp = np.empty((shape[0],) + padded + shape[-1:], dtype) if tiles else \
         np.zeros((shape[0],) + padded + shape[-1:], dtype)
     for number, index in enumerate(_taps(pool, steps, counts)):
-        if tiles:  # the windows partition the input: each tap writes its own elements
-            dxp[index] = addend(number)
-        else:
-            dxp[index] += addend(number)
+        route(number, dxp[index], not tiles)
     return dxp if dxp.shape == tuple(shape) else np.ascontiguousarray(
         dxp[_interior(shape, pads)])
 
@@ -132,14 +135,17 @@ def _max_pool_vjp(node, g):
     hit = np.empty(out.shape, bool)
     taps = list(_taps(pool, steps, counts))
 
-    def routed(number):
+    def route(number, target, accumulate):
         np.equal(xp[taps[number]], out, out=hit)
-        part = unrouted * hit
-        np.logical_not(hit, out=hit)
-        np.multiply(unrouted, hit, out=unrouted)
-        return part
+        if accumulate:
+            target += unrouted * hit
+        else:
+            np.multiply(unrouted, hit, out=target)
+        if number < len(taps) - 1:
+            np.logical_not(hit, out=hit)
+            np.multiply(unrouted, hit, out=unrouted)
 
-    return (_scatter(x.shape, pads, pool, steps, counts, g.dtype, routed),)
+    return (_scatter(x.shape, pads, pool, steps, counts, g.dtype, route),)
 
 
 def _window_sizes(shape, pool, steps, pads, counts):
@@ -172,4 +178,11 @@ def _avg_pool_vjp(node, g):
     pool, steps, pads, counts = _window("avg_pool", shape, attrs["pool_size"],
                                         attrs.get("strides"), attrs.get("padding", "valid"))
     share = g / _window_sizes(shape, pool, steps, pads, counts).astype(g.dtype)
-    return (_scatter(shape, pads, pool, steps, counts, g.dtype, lambda _: share),)
+
+    def route(_, target, accumulate):
+        if accumulate:
+            target += share
+        else:
+            target[...] = share
+
+    return (_scatter(shape, pads, pool, steps, counts, g.dtype, route),)

@@ -24,6 +24,7 @@ import numpy as np
 
 from .. import shape_rules as rules
 from ..tensor import SymbolicTensor
+from .recurrent_threads import submit
 
 # Steps per chunk: the input projection is computed, and the kernel gradients
 # accumulated, a chunk at a time, while the chunk's arrays are still in cache.
@@ -207,6 +208,10 @@ def chunks(steps, size=CHUNK):
 class GradientSums:
     """The input gradient and kernel-gradient sums of an op, added chunk by chunk.
 
+    Each chunk's GEMMs run on the helper thread of `recurrent_threads` while
+    the caller's time loop goes on; `input_gradient()` and `sums` are ready
+    once `wait()` has returned.
+
     Args:
         steps, batch, inputs, dtype: sizes of the `(T, B, D)` input gradient.
         dx_kernel: the internal-order kernel `(D, K)` that maps the input-side
@@ -220,9 +225,14 @@ class GradientSums:
         self.dx = None if dx_kernel is None else np.empty((steps, batch, inputs), dtype)
         self.dx_kernel, self.x_rows, self.terms = dx_kernel, x_rows, terms
         self.sums = [None] * len(terms)
+        self._pending = []
 
     def add(self, a, b, dz):
-        """Adds the steps `[a, b)`, whose step gradients are `dz` `(rows, k * B)`."""
+        """Adds the steps `[a, b)`; `dz` `(rows, k * B)` must not change afterwards."""
+        if self.dx is not None or self.terms:
+            self._pending.append(submit(self._add, a, b, dz))
+
+    def _add(self, a, b, dz):
         if self.dx is not None:
             out = self.dx[a:b]
             np.matmul(dz[self.x_rows].T, self.dx_kernel.T, out=out.reshape(-1, out.shape[-1]))
@@ -231,19 +241,27 @@ class GradientSums:
             self.sums[i] = part if self.sums[i] is None else np.add(self.sums[i], part,
                                                                     out=self.sums[i])
 
+    def wait(self):
+        """Waits for the chunks added so far (re-raising their errors)."""
+        for future in self._pending:
+            future.result()
+        self._pending = []
+
     def input_gradient(self, go_backwards):
         """`dL/dx` as `(B, T, D)`, or None if it was not needed."""
+        self.wait()
         if self.dx is None:
             return None
         return (self.dx[::-1] if go_backwards else self.dx).transpose(1, 0, 2)
 
 
 def masked_states(states, rmask):
-    """`(k, H + 1, B)` states with the recurrent dropout factors applied above the ones."""
+    """Per-step `(k, R, B)` operands whose first `H` rows (the states) are multiplied
+    by the recurrent dropout factors `rmask` `(H, B)`."""
     if rmask is None:
         return states
     states = states.copy()
-    states[:, :-1] *= rmask
+    states[:, :rmask.shape[0]] *= rmask
     return states
 
 

@@ -208,6 +208,7 @@ def _gru_sequence_vjp(node, grads):
             if masks is not None:
                 dh += dh_carry
         sums.add(a0, b0, rc.steps_matrix(dz[:b0 - a0]))
+    sums.wait()
     dkernel = drec = dbias = None
     if sums.terms:
         inputs = xs.shape[1]

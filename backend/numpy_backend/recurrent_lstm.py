@@ -33,23 +33,24 @@ _INVERSE = (1, 2, 3, 0)   # Keras block j is internal block _INVERSE[j]
 
 
 def _internal_weights(kernel, recurrent_kernel, bias, fast):
-    """`(w, u, wt, ut)`: kernels in internal gate order; `wt`, `ut` transposed.
+    """`(w, u, step_kernel)`: the kernels in internal gate order, and the step GEMM's.
 
-    `ut` is `(4H, H + 1)`: its last column is the bias. With `fast`, the rows
-    of the sigmoid gates of `wt` and `ut` are halved.
+    `step_kernel` is `(4H, H + D + 1)`: `[recurrent_kernel.T | kernel.T | bias]`,
+    which multiplies a step's `[h_{t-1}; x_t; 1]`. With `fast`, its rows for the
+    sigmoid gates are halved.
     """
-    units = recurrent_kernel.shape[0]
+    units, inputs = recurrent_kernel.shape[0], kernel.shape[0]
     w = rc.permute_blocks(kernel, _ORDER)
     u = rc.permute_blocks(recurrent_kernel, _ORDER)
-    wt = w.T.copy()
-    ut = np.zeros((4 * units, units + 1), np.result_type(kernel, recurrent_kernel))
-    ut[:, :units] = u.T
+    step_kernel = np.zeros((4 * units, units + inputs + 1),
+                           np.result_type(kernel, recurrent_kernel))
+    step_kernel[:, :units] = u.T
+    step_kernel[:, units:units + inputs] = w.T
     if bias is not None:
-        ut[:, units] = rc.permute_blocks(bias, _ORDER)
+        step_kernel[:, -1] = rc.permute_blocks(bias, _ORDER)
     if fast:
-        wt[:3 * units] *= 0.5
-        ut[:3 * units] *= 0.5
-    return w, u, wt, ut
+        step_kernel[:3 * units] *= 0.5
+    return w, u, step_kernel
 
 
 @define("lstm_sequence", shape=rc.sequence_shape(2), num_outputs=3, residual=True)
@@ -80,36 +81,32 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
     act, _ = rc.activation(activation)
     rec_act, _ = rc.activation(recurrent_activation)
     fast = activation == "tanh" and recurrent_activation == "sigmoid"
-    w, u, wt, ut = _internal_weights(kernel, recurrent_kernel, bias, fast)
-    xs = rc.steps_first(x, go_backwards)
+    w, u, step_kernel = _internal_weights(kernel, recurrent_kernel, bias, fast)
     masks = rc.step_masks(mask, go_backwards, dtype)
-    h4, h3 = 4 * units, 3 * units
+    h4, h3, hx_rows = 4 * units, 3 * units, step_kernel.shape[1]
 
     # buf[s] rows: gates o, i, f, g of step s, then c_{s-1}.
     buf = np.empty((steps + 1, 5 * units, batch), dtype)
     buf[0, h4:] = c0.T
-    # hs[s] rows: h_{s-1}, then ones (they multiply the bias column of `ut`).
-    hs = np.empty((steps + 1, units + 1, batch), dtype)
-    hs[0, :units] = h0.T
-    hs[:, units] = 1
+    # hx[s] rows: h_{s-1}, x_s, 1 -- the operand of the step GEMM. hx[T] holds h_T.
+    hx = np.empty((steps + 1, hx_rows, batch), dtype)
+    hx[0, :units] = h0.T
+    hx[:steps, units:-1] = rc.steps_first(x, go_backwards)
+    hx[:, -1] = 1
     h_in = None
     if recurrent_mask is not None:
         rmask = np.asarray(recurrent_mask, dtype).T
-        h_in = np.ones((units + 1, batch), dtype)
+        h_in = np.empty((hx_rows, batch), dtype)
     tc = np.empty((steps, units, batch), dtype)
-    rec = np.empty((h4, batch), dtype)
     prod = np.empty((2 * units, batch), dtype)
     for s in range(steps):
-        if s % rc.CHUNK == 0:   # input projection of the next chunk of steps
-            stop = min(s + rc.CHUNK, steps)
-            np.matmul(wt, xs[s:stop], out=buf[s:stop, :h4])
         z = buf[s, :h4]
-        h = hs[s]
+        step_in = hx[s]
         if h_in is not None:
-            np.multiply(h[:units], rmask, out=h_in[:units])
-            h = h_in
-        np.matmul(ut, h, out=rec)
-        z += rec
+            np.multiply(step_in[:units], rmask, out=h_in[:units])
+            h_in[units:] = step_in[units:]
+            step_in = h_in
+        np.matmul(step_kernel, step_in, out=z)
         if fast:
             np.tanh(z, out=z)
             gates = z[:h3]
@@ -126,15 +123,15 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
         else:
             np.copyto(tc[s], c)
             act(tc[s])
-        np.multiply(z[:units], tc[s], out=hs[s + 1, :units])
+        np.multiply(z[:units], tc[s], out=hx[s + 1, :units])
         if masks is not None:
             skipped = masks[s] == 0
-            np.copyto(hs[s + 1, :units], hs[s, :units], where=skipped)
+            np.copyto(hx[s + 1, :units], hx[s, :units], where=skipped)
             np.copyto(c, buf[s, h4:], where=skipped)
     weights = None if masks is None else rc.output_weights(masks, zero_output_for_mask)
-    states = hs[:, :units]
+    states = hx[:, :units]
     out = rc.sequence_output(states, weights, return_sequences)
-    residual = (xs, buf, hs, tc, w, u, masks, weights, recurrent_mask)
+    residual = (hx, buf, tc, w, u, masks, weights, recurrent_mask)
     return (out, states[-1].T, buf[-1, h4:].T), residual
 
 
@@ -142,7 +139,7 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
 @single_threaded_blas()
 def _lstm_sequence_vjp(node, grads):
     g_out, g_h, g_c = grads
-    xs, buf, hs, tc, w, u, masks, weights, recurrent_mask = node.residual
+    hx, buf, tc, w, u, masks, weights, recurrent_mask = node.residual
     attrs = node.attrs
     _, act_grad = rc.activation(attrs.get("activation", "tanh"))
     _, rec_grad = rc.activation(attrs.get("recurrent_activation", "sigmoid"))
@@ -156,9 +153,10 @@ def _lstm_sequence_vjp(node, grads):
     dc = g_c.T.copy()
     rmask = None if recurrent_mask is None else np.asarray(recurrent_mask, dh.dtype).T
     dtype = dh.dtype
+    inputs = w.shape[0]
     sums = rc.GradientSums(
-        steps, batch, xs.shape[1], dtype, w if rc.needs(node, 0) else None, slice(None),
-        [(slice(None), lambda a, b: (xs[a:b], rc.masked_states(hs[a:b], rmask)))]
+        steps, batch, inputs, dtype, w if rc.needs(node, 0) else None, slice(None),
+        [(slice(None), lambda a, b: (rc.masked_states(hx[a:b], rmask),))]
         if rc.needs(node, 3, 4, 5) else [])
     dz = np.empty((rc.CHUNK, h4, batch), dtype)
     # Scratch: derivative of the o, i, f gates; the factors multiplying dc in
@@ -198,13 +196,13 @@ def _lstm_sequence_vjp(node, grads):
                 dh += dh_carry
                 dc += dc_carry
         sums.add(a, b, rc.steps_matrix(dz[:b - a]))
+    sums.wait()
     dx = sums.input_gradient(attrs.get("go_backwards", False))
     dkernel = drec = dbias = None
     if sums.terms:
-        grads = sums.sums[0].T                # rows: kernel, recurrent kernel, bias
-        inputs = xs.shape[1]
-        dkernel = rc.permute_blocks(grads[:inputs], _INVERSE)
-        drec = rc.permute_blocks(grads[inputs:inputs + units], _INVERSE)
+        grads = sums.sums[0].T                # rows: recurrent kernel, kernel, bias
+        drec = rc.permute_blocks(grads[:units], _INVERSE)
+        dkernel = rc.permute_blocks(grads[units:units + inputs], _INVERSE)
         dbias = rc.permute_blocks(grads[-1], _INVERSE) if rc.needs(node, 5) else None
     dh0 = dh.T if rc.needs(node, 1) else None
     dc0 = dc.T if rc.needs(node, 2) else None

@@ -102,6 +102,7 @@ def _simple_rnn_sequence_vjp(node, grads):
             if masks is not None:
                 dh += dh_carry
         sums.add(a, b, rc.steps_matrix(dz[:b - a]))
+    sums.wait()
     dkernel = drec = dbias = None
     if terms:
         grads = sums.sums[0].T              # rows: kernel, recurrent kernel, bias

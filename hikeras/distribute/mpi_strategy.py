@@ -9,7 +9,7 @@ whole global batch and applies the same optimizer update, so the weights
 stay bit-identical. Metric states are summed after each step
 (`replica_state.py`), so logs and callback decisions are global and the same
 everywhere. Rank 0's weights, optimizer state and shuffling are broadcast
-when `fit` starts.
+before the first step and whenever `fit` starts.
 
 The training loop calls the hooks `sync_model`, `run_step`,
 `reduce_gradients` and `run_predict_step` on the model's
@@ -113,8 +113,9 @@ class MPIStrategy:
         """Gives every rank rank 0's weights, optimizer state and `fit` shuffling.
 
         Called by `fit` once its callbacks have started (so a state restored
-        then is what gets shared); a model not built yet is synchronised
-        just before its first step instead.
+        then is what gets shared). The weights of a model that has not run a
+        step under this strategy yet are broadcast before its first step
+        instead, once every layer has created its weights.
         """
         if self.num_replicas_in_sync == 1:
             return
@@ -122,7 +123,7 @@ class MPIStrategy:
         if shuffle_rng is not None:
             shuffle_rng.bit_generator.state = self._collectives.broadcast_json(
                 shuffle_rng.bit_generator.state)
-        if model.built:
+        if model in self._models_in_sync:
             self._broadcast_weights(model)
 
     def _broadcast_weights(self, model):
@@ -140,9 +141,9 @@ class MPIStrategy:
     def _ensure_in_sync(self, model, data):
         if model in self._models_in_sync:
             return
-        if not model.built:
-            x = data[0] if isinstance(data, tuple) else data
-            model(x, training=False)
+        # A call creates the weights that layers build lazily (even in a "built"
+        # subclassed model), so that the broadcast covers all of them.
+        model(data[0] if isinstance(data, tuple) else data, training=False)
         self._broadcast_weights(model)
 
     def run_step(self, model, step_fn, batch):

@@ -14,6 +14,7 @@ from .object_registration import custom_object_scope
 from .serialization import serialize_keras_object
 
 _BUILTIN_NODE = object()  # stands for node 0 of a nested model in Keras 2 configs
+_MORE_ARGS = "__positional_arguments__"  # Keras 3 nodes' arguments after the first
 
 
 def has_builtin_node(layer):
@@ -102,7 +103,8 @@ def functional_from_config(config, custom_objects=None):
                     blocked.add(name)
                     continue
                 arg = inputs[0] if len(inputs) == 1 else inputs
-                outputs_by_layer[name].append(created[name](arg, **(kwargs or {})))
+                more_args = kwargs.pop(_MORE_ARGS, [])
+                outputs_by_layer[name].append(created[name](arg, *more_args, **kwargs))
             if len(remaining) == len(pending):
                 raise ValueError(
                     "The model config cannot be rebuilt: layers "
@@ -122,14 +124,18 @@ def _node_entries(node):
 
     Keras 3 writes a node as `{"args": [...], "kwargs": {...}}` whose tensors are
     `{"class_name": "__keras_tensor__", "config": {"keras_history": [...]}}`;
-    its positional tensors, in order, become the entries; its non-None kwargs
-    ride on the first one (as in Keras 2), tensors as `[name, node, index]`.
+    the tensors of its first argument, in order, become the entries; its
+    non-None kwargs ride on the first one (as in Keras 2), tensors as
+    `[name, node, index]`, and further positional arguments with them.
     """
     if not isinstance(node, dict):
         return [list(e) for e in node]
-    history = [t["config"]["keras_history"] for t in _keras3_tensors(node.get("args", []))]
+    args = node.get("args") or []
+    history = [t["config"]["keras_history"] for t in _keras3_tensors(args[:1])]
     kwargs = {k: _keras3_refs(v) for k, v in (node.get("kwargs") or {}).items()
               if v is not None}
+    if len(args) > 1:  # more positional arguments, e.g. `mha(query, value)`
+        kwargs[_MORE_ARGS] = _keras3_refs(args[1:])
     return [list(h[:3]) + [kwargs if i == 0 else {}] for i, h in enumerate(history)]
 
 

@@ -17,8 +17,6 @@ import re
 from ..backend import Variable
 from .file_errors import SavedFileError, file_error
 
-_LEGACY_SLOT = re.compile(r"/(?P<slot>[A-Za-z_]+):0$")
-
 
 def _positions(optimizer, saved):
     """For each optimizer variable, the index of its saved array (or None)."""
@@ -31,8 +29,7 @@ def _positions(optimizer, saved):
         n_slots_total = n_vars - 2
         n_model_vars = len(optimizer._trainable_variables) or 1
         slots = n_slots_total // n_model_vars
-        names = [s.name for s in saved[1:]]
-        if slots > 1 and names and all(_LEGACY_SLOT.search(n) for n in names):
+        if slots > 1 and re.search(r"(^|/)iter:0$", saved[0].name):
             # Pre-2.11: grouped by slot kind; ours interleave per variable.
             order = [0, None]
             for i in range(n_model_vars):

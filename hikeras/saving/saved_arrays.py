@@ -31,7 +31,7 @@ class SavedArray:
         source: the file, for error messages.
     """
 
-    __slots__ = ("name", "shape", "dtype", "_dataset", "_value", "source")
+    __slots__ = ("name", "shape", "dtype", "_dataset", "_value", "_staged", "source")
 
     def __init__(self, name, shape, dtype, dataset=None, value=None, source=""):
         self.name = name
@@ -39,6 +39,7 @@ class SavedArray:
         self.dtype = np.dtype(dtype)
         self._dataset = dataset
         self._value = value
+        self._staged = None  # False: must be read by `stage()` before assigning
         self.source = source
 
     @classmethod
@@ -53,26 +54,40 @@ class SavedArray:
         shape = dataset.shape
         if shape is None:
             raise file_error(where, "has no shape (an empty dataspace)")
-        nbytes = int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
+        plist = dataset.id.get_create_plist()
+        layout = plist.get_layout()
+        if layout not in (h5py.h5d.CONTIGUOUS, h5py.h5d.CHUNKED, h5py.h5d.COMPACT) or \
+                plist.get_external_count() > 0:
+            # Virtual and external datasets read other files: never follow them.
+            raise file_error(where, "refers to data outside the file")
         array = cls(name, shape, dtype, dataset=dataset, source=source)
+        nbytes = int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
         if nbytes == 0:
             array._value = np.zeros(shape, dtype)
-            return array
-        if dataset.chunks is None and not dataset.compression and not _has_filters(dataset):
+        elif layout == h5py.h5d.CONTIGUOUS and plist.get_nfilters() == 0:
             offset = dataset.id.get_offset()
             if offset is None:
                 raise file_error(where, "has no data stored")
             if offset + nbytes > file_size:
-                raise file_error(where, f"extends past the end of the file ({offset + nbytes} > "
-                                        f"{file_size} bytes): the file is truncated")
-            return array
-        staged = np.empty(shape, dtype)
-        try:
-            dataset.read_direct(staged)
-        except Exception as e:  # h5py raises OSError/RuntimeError/... on corrupt chunks
-            raise file_error(where, f"cannot be read ({type(e).__name__}: {e})") from None
-        array._value = staged
+                raise file_error(where, f"extends past the end of the file "
+                                        f"({offset + nbytes} > {file_size} bytes): the file is "
+                                        "truncated")
+        else:
+            array._staged = False  # chunked/compressed/compact: read up front, see `stage`
         return array
+
+    def stage(self):
+        """Reads data that cannot be read in place later (once its shape is known to fit)."""
+        if self._staged is not False:
+            return
+        staged = np.empty(self.shape, self.dtype)
+        try:
+            self._dataset.read_direct(staged)
+        except Exception as e:  # h5py raises OSError/RuntimeError/... on corrupt chunks
+            raise file_error(f"The file '{self.source}': weight '{self.name}'",
+                             f"cannot be read ({type(e).__name__}: {e})") from None
+        self._value = staged
+        self._staged = True
 
     def read_into(self, out):
         """Writes the saved values into `out` (same shape), casting to its dtype."""
@@ -89,10 +104,6 @@ class SavedArray:
         out = np.empty(self.shape, self.dtype)
         self.read_into(out)
         return out
-
-
-def _has_filters(dataset):
-    return dataset.id.get_create_plist().get_nfilters() > 0
 
 
 def file_size_of(h5file):

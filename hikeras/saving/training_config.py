@@ -6,10 +6,19 @@ and dicts of them per output) plus `optimizer_config`. Keras 2 may write the
 optimizer's class as `"Custom>Adam"`; built-in names are accepted that way too.
 """
 
+import inspect
+
 from .. import losses, metrics, optimizers
 from .file_errors import SavedFileError, file_error
 from .model_config import normalize_config
 
+# Optimizer arguments only newer Keras knows, at their "unused" values: left out of
+# `training_config` so tf.keras (which rejects them) and Keras 3 both read it.
+_UNSET_OPTIMIZER_ARGUMENTS = {
+    "weight_decay": None, "use_ema": False, "ema_momentum": 0.99,
+    "ema_overwrite_frequency": None, "loss_scale_factor": None,
+    "gradient_accumulation_steps": None,
+}
 _ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError)
 
 
@@ -23,16 +32,31 @@ def _serialize_nested(value, serialize):
     return serialize(value)
 
 
-def deserialize_nested(value, deserialize, custom_objects):
+def _known_arguments_only(config, table):
+    """A built-in class's config without the keys other Keras versions add (`fn`, ...)."""
+    cls = table.get(config.get("class_name"))
+    inner = config.get("config")
+    if not (isinstance(cls, type) and isinstance(inner, dict)):
+        return config
+    params = inspect.signature(cls.__init__).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return config
+    return {**config, "config": {k: v for k, v in inner.items() if k in params}}
+
+
+def deserialize_nested(value, deserialize, custom_objects, table=None):
     """Identifiers inside lists/dicts (per output) deserialised; a config dict is a leaf."""
     if value is None:
         return None
+    if isinstance(value, dict) and "class_name" in value and table is not None:
+        value = _known_arguments_only(value, table)
     if isinstance(value, str) or (isinstance(value, dict) and "class_name" in value):
         return deserialize(value, custom_objects)
     if isinstance(value, dict):
-        return {k: deserialize_nested(v, deserialize, custom_objects) for k, v in value.items()}
+        return {k: deserialize_nested(v, deserialize, custom_objects, table)
+                for k, v in value.items()}
     if isinstance(value, list):
-        return [deserialize_nested(v, deserialize, custom_objects) for v in value]
+        return [deserialize_nested(v, deserialize, custom_objects, table) for v in value]
     raise TypeError(f"expected a name, a config dict, or a list/dict of them; found {value!r}")
 
 
@@ -56,8 +80,9 @@ def training_config(model):
     if config is None:
         return None
     optimizer = config.pop("optimizer")
-    # tf.keras reads an optimizer config without this flag as a legacy optimizer's.
-    optimizer["config"] = {**optimizer["config"], "is_legacy_optimizer": False}
+    optimizer["config"] = {k: v for k, v in optimizer["config"].items()
+                           if k not in _UNSET_OPTIMIZER_ARGUMENTS
+                           or v != _UNSET_OPTIMIZER_ARGUMENTS[k]}
     config["optimizer_config"] = optimizer
     return config
 
@@ -79,9 +104,10 @@ def compile_from_config(model, config, custom_objects=None, source="<config>"):
         optimizer_config = config.get("optimizer_config", config.get("optimizer"))
         optimizer = optimizers.deserialize(_optimizer_config(optimizer_config),
                                            custom_objects=custom_objects)
-        loss = deserialize_nested(config.get("loss"), losses.deserialize, custom_objects)
+        loss = deserialize_nested(config.get("loss"), losses.deserialize, custom_objects,
+                                  losses.ALL_OBJECTS_DICT)
         metric_list = deserialize_nested(config.get("metrics"), metrics.deserialize,
-                                          custom_objects)
+                                         custom_objects, metrics.ALL_OBJECTS_DICT)
         model.compile(optimizer=optimizer, loss=loss, metrics=metric_list,
                       loss_weights=config.get("loss_weights"))
     except SavedFileError:

@@ -194,7 +194,9 @@ def _require_some(plan, report, source):
 
 
 def assign(plan, source):
-    """Writes every planned saved array into its variable."""
+    """Writes every planned saved array into its variable (staged data is read first)."""
+    for _, saved in plan:
+        saved.stage()
     for var, saved in plan:
         try:
             saved.read_into(var.value)

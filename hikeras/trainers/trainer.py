@@ -239,7 +239,7 @@ class Trainer:
         return self(x, training=False)
 
     def _run_step(self, step_fn, batch):
-        """`step_fn(batch)`; under a distribution strategy, on this rank's shard, with global logs."""
+        """`step_fn(batch)`; under a distribution strategy, on this rank's shard (global logs)."""
         if self.distribute_strategy is None:
             return step_fn(batch)
         return self.distribute_strategy.run_step(self, step_fn, batch)

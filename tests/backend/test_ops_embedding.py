@@ -52,3 +52,18 @@ def test_gradient_counts_every_occurrence_of_an_index():
     grad = tape.gradient(out, embeddings)
     np.testing.assert_array_equal(grad, [[2, 2], [3, 3], [0, 0], [1, 1]])
     assert grad.dtype == np.float32
+
+
+def test_gradient_arriving_time_major_in_memory():
+    """A transposed (non-contiguous) output gradient, as recurrent ops produce."""
+    embeddings = rng.standard_normal((6, 2))
+    indices = rng.integers(0, 6, (3, 4))
+    weights = rng.standard_normal((4, 3, 2))
+    with GradientTape() as tape:
+        tape.watch(embeddings)
+        out = apply("embedding_lookup", embeddings, indices)
+        time_major = apply("transpose", out, axes=(1, 0, 2))
+        loss = apply("sum", apply("multiply", time_major, weights))
+    expected = np.zeros((6, 2))
+    np.add.at(expected, indices, weights.transpose(1, 0, 2))
+    np.testing.assert_allclose(tape.gradient(loss, embeddings), expected, atol=1e-12)

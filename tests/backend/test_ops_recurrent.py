@@ -202,3 +202,25 @@ def test_masked_steps_carry_the_states_and_the_gradient():
     np.testing.assert_array_equal(np.asarray(h), h0)
     np.testing.assert_array_equal(np.asarray(out), np.zeros((B, H)))
     np.testing.assert_array_equal(tape.gradient(total, h0), np.ones((B, H)))
+
+
+@pytest.mark.parametrize("name, states, weights", [
+    ("lstm_sequence", (h0_long, c0_long), LSTM_W),
+    ("gru_sequence", (h0_long,), GRU_W),
+])
+def test_helper_thread_gives_the_same_gradients(monkeypatch, name, states, weights):
+    from hikeras.backend.numpy_backend import recurrent_threads
+
+    results = []
+    for core_free in (False, True):
+        monkeypatch.setattr(recurrent_threads, "_core_free", lambda: core_free)
+        sources = [x_long, *states, *weights]
+        with GradientTape() as tape:
+            for s in sources:
+                tape.watch(s)
+            out = apply(name, x_long, *states, *weights, mask_long, None)[0]
+            loss = apply("sum", apply("multiply", out, out))
+        results.append(tape.gradient(loss, sources))
+    assert recurrent_threads._pool is not None
+    for serial, threaded in zip(*results):
+        np.testing.assert_array_equal(serial, threaded)

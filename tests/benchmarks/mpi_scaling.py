@@ -53,7 +53,7 @@ def _worker(steps):
         return out
 
     strategy.reduce_gradients = timed_reduce
-    fit = dict(batch_size=PER_RANK_BATCH * n, epochs=1, verbose=0, shuffle=False)
+    fit = {"batch_size": PER_RANK_BATCH * n, "epochs": 1, "verbose": 0, "shuffle": False}
     model.fit(x[:PER_RANK_BATCH * n * 3], y[:PER_RANK_BATCH * n * 3], **fit)  # warm up
     reduce_time[0] = 0.0
     strategy.barrier()

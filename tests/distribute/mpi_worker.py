@@ -79,6 +79,38 @@ class UnreducedStep(hikeras.Sequential):
         return {"loss": float(np.asarray(loss))}
 
 
+class ReducedStep(hikeras.Sequential):
+    """The custom train_step of docs/distributed.md."""
+
+    def train_step(self, data):
+        x, y = data[:2]  # fit's batches are (x, y, sample_weight)
+        with hikeras.GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred)
+        grads = tape.gradient(loss, self.trainable_weights)
+        if self.distribute_strategy is not None:
+            grads = self.distribute_strategy.reduce_gradients(grads)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_weights))
+        for metric in self.metrics:
+            if metric.name == "loss":
+                metric.update_state(loss, sample_weight=len(x))
+            else:
+                metric.update_state(y, y_pred)
+        return {m.name: m.result() for m in self.metrics}
+
+
+class LazyModel(hikeras.Model):
+    """A subclassed model whose layers create their weights at the first call."""
+
+    def __init__(self):
+        super().__init__()
+        self.hidden = layers.Dense(8, activation="relu")
+        self.out = layers.Dense(3, activation="softmax")
+
+    def call(self, x):
+        return self.out(self.hidden(x))
+
+
 def _data(n=43):
     rng = np.random.default_rng(11)
     x = rng.normal(size=(n, 6)).astype("float32")
@@ -104,8 +136,8 @@ def _listed(arrays):
 
 def _fit_args(x, y, w):
     # 43 rows in batches of 8: the last batch's 3 rows split 1 / 2 between the ranks.
-    return dict(x=x, y=y, sample_weight=w, batch_size=8, epochs=3, shuffle=True, verbose=0,
-                validation_data=(x[:13], y[:13]))
+    return {"x": x, "y": y, "sample_weight": w, "batch_size": 8, "epochs": 3, "shuffle": True,
+            "verbose": 0, "validation_data": (x[:13], y[:13])}
 
 
 def check_collectives(strategy, rank):
@@ -177,6 +209,16 @@ def train_batch_norm(strategy, rank, x, y):
     return {"weights": _listed(model.get_weights()), "frozen_after": frozen_after.tolist()}
 
 
+def train_lazy(strategy, rank, x, y):
+    hikeras.utils.set_random_seed(rank)
+    with strategy.scope():
+        model = LazyModel()
+        model.build((None, 6))  # "built", yet no layer has weights before the first call
+        model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0)
+    return {"weights": _listed(model.get_weights())}
+
+
 def backup_and_restore(strategy, rank, x, y, backup_dir):
     def run(extra):
         hikeras.utils.set_random_seed(3 if rank == 0 else 100 + rank)
@@ -195,6 +237,21 @@ def backup_and_restore(strategy, rank, x, y, backup_dir):
     resumed = run([callbacks.BackupAndRestore(backup_dir)])
     return {"interrupted": interrupted, "straight": _listed(straight.get_weights()),
             "resumed": _listed(resumed.get_weights())}
+
+
+def custom_train_steps(strategy, rank, x, y):
+    """The documented custom train_step against the built-in one, and one that forgets to reduce."""
+    runs = {}
+    for cls in (hikeras.Sequential, ReducedStep):
+        hikeras.utils.set_random_seed(5 + rank)
+        with strategy.scope():
+            model = _mlp(cls)
+            _compile(model)
+        history = model.fit(x, y, batch_size=8, epochs=2, verbose=0)
+        runs[cls.__name__] = {"weights": _listed(model.get_weights()),
+                              "history": history.history}
+    runs["unreduced"] = unreduced_train_step(strategy, x, y)
+    return runs
 
 
 def unreduced_train_step(strategy, x, y):
@@ -218,8 +275,9 @@ def main_scenario(out_dir):
         result["plain"] = train_plain(x, y, w)
     result["distributed"] = train_distributed(strategy, rank, x, y, w, out_dir)
     result["batch_norm"] = train_batch_norm(strategy, rank, x, y)
+    result["lazy"] = train_lazy(strategy, rank, x, y)
     result["backup"] = backup_and_restore(strategy, rank, x, y, os.path.join(out_dir, "backup"))
-    result["unreduced"] = unreduced_train_step(strategy, x, y)
+    result["custom"] = custom_train_steps(strategy, rank, x, y)
     with open(os.path.join(out_dir, f"rank{rank}.json"), "w") as f:
         json.dump(result, f)
 

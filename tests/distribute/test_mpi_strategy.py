@@ -8,57 +8,22 @@ without any strategy on the same global batches, and each other.
 
 import json
 import os
-import shutil
-import signal
-import subprocess
 import sys
-from importlib.util import find_spec
 
 import numpy as np
 import pytest
 
-from hikeras.distribute.mpi_runtime import THREAD_VARIABLES
+from tests.helpers.mpi_jobs import requires_mpi4py, run_job, run_ranks
 
-pytestmark = pytest.mark.skipif(
-    find_spec("mpi4py") is None,
-    reason='mpi4py is not installed; `pip install "hikeras[mpi]"` to run the MPI tests')
+pytestmark = requires_mpi4py
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mpi_worker.py")
-JOB_TIMEOUT = 180  # a guard against a hung job, not a speed requirement
-
-
-def _mpiexec():
-    beside_python = os.path.join(os.path.dirname(sys.executable), "mpiexec")
-    found = beside_python if os.path.exists(beside_python) else shutil.which("mpiexec")
-    if found is None:
-        pytest.fail('mpi4py is installed but no `mpiexec` was found; install an MPI with '
-                    '`pip install "hikeras[mpi]"`')
-    return found
-
-
-def _run(args, timeout=JOB_TIMEOUT):
-    """Runs a job in its own process group; a job still running at `timeout` is killed whole."""
-    env = {k: v for k, v in os.environ.items() if k not in THREAD_VARIABLES}
-    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env=env, start_new_session=True)
-    try:
-        stdout, stderr = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        pytest.fail(f"the MPI job {args[-2:]} was still running after {timeout} s: it hung")
-    return process.returncode, stdout + stderr
-
-
-def _two_ranks(*worker_args, module_launch=True):
-    launch = ["-m", "mpi4py"] if module_launch else []
-    return _run([_mpiexec(), "-n", "2", sys.executable, *launch, WORKER, *worker_args])
 
 
 @pytest.fixture(scope="module")
 def ranks(tmp_path_factory):
     out = tmp_path_factory.mktemp("mpi_job")
-    code, output = _two_ranks("main", str(out))
+    code, output = run_ranks(2, WORKER, "main", str(out))
     assert code == 0, output
     return [json.loads((out / f"rank{r}.json").read_text()) for r in (0, 1)]
 
@@ -81,7 +46,7 @@ def test_collectives_give_hand_computed_results(ranks):
 
 
 def test_weights_bit_identical_across_ranks(ranks):
-    for key in ("distributed", "batch_norm"):
+    for key in ("distributed", "batch_norm", "lazy"):
         first, second = (_arrays(r[key]["weights"]) for r in ranks)
         assert all(np.array_equal(a, b) for a, b in zip(first, second)), key
 
@@ -148,9 +113,19 @@ def test_backup_and_restore_resumes_all_ranks_from_the_same_state(ranks):
         assert all(np.array_equal(a, b) for a, b in zip(resumed, straight))
 
 
+def test_documented_custom_train_step_trains_like_the_built_in_one(ranks):
+    for rank in ranks:
+        built_in, custom = rank["custom"]["Sequential"], rank["custom"]["ReducedStep"]
+        assert all(np.array_equal(a, b) for a, b in zip(_arrays(built_in["weights"]),
+                                                         _arrays(custom["weights"])))
+        assert custom["history"]["sample_count"] == [43.0, 43.0]
+        np.testing.assert_allclose(custom["history"]["loss"], built_in["history"]["loss"],
+                                   rtol=1e-6)
+
+
 def test_custom_train_step_without_reduce_gradients_is_refused(ranks):
     for rank in ranks:
-        assert "reduce_gradients(grads)" in rank["unreduced"]
+        assert "reduce_gradients(grads)" in rank["custom"]["unreduced"]
 
 
 def test_blas_threads_split_between_ranks_of_a_node(ranks):
@@ -159,19 +134,19 @@ def test_blas_threads_split_between_ranks_of_a_node(ranks):
 
 
 def test_a_raising_rank_aborts_the_job_with_its_message():
-    code, output = _two_ranks("abort", module_launch=False)  # our hook, not mpi4py's
+    code, output = run_ranks(2, WORKER, "abort", module_launch=False)  # our hook, not mpi4py's
     assert code != 0
     assert "rank 1 of 2 raised an uncaught exception" in output
     assert "ValueError: rank 1 failed on purpose in batch 2" in output
 
 
 def test_a_killed_rank_ends_the_job():
-    code, _ = _two_ranks("kill")
+    code, _ = run_ranks(2, WORKER, "kill")
     assert code != 0
 
 
 def test_a_single_process_strategy_changes_nothing(tmp_path):
-    code, output = _run([sys.executable, WORKER, "single", str(tmp_path)])
+    code, output = run_job([sys.executable, WORKER, "single", str(tmp_path)])
     assert code == 0, output
     runs = json.loads((tmp_path / "single.json").read_text())
     assert runs["size"] == 1

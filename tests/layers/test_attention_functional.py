@@ -138,3 +138,34 @@ def test_attention_uses_the_masks_of_query_and_value():
     got = model.predict([q, v], verbose=0)
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
     assert np.all(got[q == 0] == 0)  # padded queries give zeros
+
+
+def _keras3_tensor(layer_name, shape):
+    return {"class_name": "__keras_tensor__",
+            "config": {"shape": shape, "dtype": "float32", "keras_history": [layer_name, 0, 0]}}
+
+
+def test_reads_a_keras3_config_with_positional_tensor_arguments():
+    mha_config = {"name": "mha", "trainable": True, "dtype": "float32", "num_heads": 2,
+                  "key_dim": 5, "value_dim": 5, "dropout": 0.0, "use_bias": True,
+                  "output_shape": None, "attention_axes": [1], "seed": None}
+    config = {
+        "name": "model", "trainable": True,
+        "layers": [
+            {"class_name": "InputLayer", "name": "q", "inbound_nodes": [],
+             "config": {"batch_shape": [None, 3, 4], "dtype": "float32", "name": "q"}},
+            {"class_name": "InputLayer", "name": "v", "inbound_nodes": [],
+             "config": {"batch_shape": [None, 6, 4], "dtype": "float32", "name": "v"}},
+            {"class_name": "MultiHeadAttention", "name": "mha", "config": mha_config,
+             "inbound_nodes": [{"args": [_keras3_tensor("q", [None, 3, 4]),
+                                         _keras3_tensor("v", [None, 6, 4])],
+                                "kwargs": {"use_causal_mask": True}}]},
+        ],
+        "input_layers": [["q", 0, 0], ["v", 0, 0]],
+        "output_layers": [["mha", 0, 0]],
+    }
+    model = Functional.from_config(config)
+    query, value = data(2, 3, 4), data(2, 6, 4)
+    mha = model.get_layer("mha")
+    np.testing.assert_allclose(model.predict([query, value], verbose=0),
+                               mha(query, value, use_causal_mask=True), rtol=1e-6)

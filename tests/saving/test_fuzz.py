@@ -77,7 +77,7 @@ def test_byte_level_mutations(tmp_path, suffix, loader):
     path = tmp_path / f"mutant{suffix}"
     rng = random.Random(hash(suffix) % 1000)
     check = _load_model_checked if loader == "model" else _load_weights_checked
-    for mutant in _bytes_mutants(data, rng, 700):
+    for mutant in _bytes_mutants(data, rng, 500):
         path.write_bytes(mutant)
         check(path)
 
@@ -105,6 +105,11 @@ def _edit_legacy(f, rng):
                                          chunks=(1,), compression="gzip")),
         lambda: (f["b/b"].__delitem__("bias:0"),
                  f["b/b"].create_dataset("bias:0", shape=(10**6, 10**6), dtype="f4")),
+        lambda: (f["b/b"].__delitem__("bias:0"),
+                 f["b/b"].create_dataset("bias:0", shape=(10**9,), dtype="f4", chunks=(8,))),
+        lambda: (f["b/b"].__delitem__("bias:0"),
+                 f["b/b"].create_dataset("bias:0", data=np.zeros(2, "f4"),
+                                         external=[(str(f.filename) + ".ext", 0, 8)])),
     ]
     rng.choice(edits)()
 
