@@ -28,9 +28,12 @@ from numpy.lib.stride_tricks import sliding_window_view
 from .. import shape_rules as rules
 from .conv_workspace import workspace
 
-# Bytes of im2col matrix per batch chunk: large enough for efficient GEMMs,
-# small enough to stay in the last-level cache.
-CHUNK_BYTES = 6 << 20
+# Bytes of im2col matrix per batch chunk: small enough to stay in the
+# last-level cache, large enough that the matrix products are few and big.
+# Each BLAS call with two threads risks a stall when another process holds a
+# core; on this project's shared 2-core machines 16 MB chunks ran as fast as
+# 6 MB ones when idle and much faster under load.
+CHUNK_BYTES = 16 << 20
 
 
 @dataclass(frozen=True)
@@ -112,64 +115,14 @@ def _im2col(xp, geo, out_spatial, cols):
     np.copyto(cols, view.transpose(order))
 
 
-def _col2im(addends, geo, out_spatial, dxp):
-    """Adds each tap's input gradient, `addends` in tap order, into padded `dxp`.
-
-    An addend is laid out (n, *out, G, Cg): the gradient every window sends
-    back through that tap.
-    """
+def _col2im(dcols, geo, out_spatial, dxp):
+    """Adds each window's gradient `dcols` (n, *out, G, *window, Cg) into padded `dxp`."""
     grouped = dxp.reshape(dxp.shape[:-1] + (geo.groups, -1))  # a view: dxp is contiguous
-    for addend, tap in zip(addends, itertools.product(*(range(k) for k in geo.window))):
+    for tap in itertools.product(*(range(k) for k in geo.window)):
         index = (slice(None),) + tuple(
             slice(t * d, t * d + (o - 1) * s + 1, s)
             for t, d, o, s in zip(tap, geo.dilation, out_spatial, geo.strides))
-        grouped[index] += addend
-
-
-class _InputGradient:
-    """The input-gradient products of one backward pass, chunk by chunk.
-
-    Large chunks take one product per kernel tap, `dy @ K[tap].T`, written
-    tap-major so that `_col2im` adds contiguous rows. Small ones take a
-    single `dy @ K.T` into the im2col layout: fewer, larger BLAS calls,
-    which matters more there than the strided additions.
-    """
-
-    # Per-tap products of fewer multiply-adds than this use the single product.
-    PER_TAP_MIN = 1 << 22
-
-    def __init__(self, kernel, geo, step, out_spatial, dtype):
-        groups = geo.groups
-        self.geo, self.out_spatial = geo, out_spatial
-        per_group, filters = kernel.shape[-2], kernel.shape[-1]
-        rows = step * math.prod(out_spatial)
-        self.per_tap = rows * per_group * filters // groups >= self.PER_TAP_MIN
-        if self.per_tap:  # (G, taps, Og, Cg); products laid out (taps, n, *out, G, Cg)
-            self.kernel = np.ascontiguousarray(
-                kernel.reshape(geo.taps, per_group, groups, -1).transpose(2, 0, 3, 1))
-            self.scratch = workspace((geo.taps, step) + out_spatial + (groups, per_group),
-                                     dtype)
-        else:  # (G, Og, taps * Cg); products laid out (n, *out, G, *window, Cg)
-            self.kernel = _grouped_kernel(kernel, geo).transpose(0, 2, 1)
-            self.scratch = workspace((step,) + out_spatial + (groups,) + geo.window
-                                     + (per_group,), dtype)
-
-    def add_to(self, g, dxp):
-        """Adds the input gradient of output gradient `g` (G, rows, Og) into `dxp`."""
-        n, groups, taps = dxp.shape[0], self.geo.groups, self.geo.taps
-        if self.per_tap:
-            t = self.scratch[:, :n]
-            tv = t.reshape(taps, -1, groups, t.shape[-1]).transpose(2, 0, 1, 3)
-            for gg, kg, tg in zip(g, self.kernel, tv):
-                _matmul(itertools.repeat(gg), kg, tg)
-            addends = iter(t)
-        else:
-            c = self.scratch[:n]
-            _matmul(g, self.kernel, c.reshape(-1, groups, self.kernel.shape[-1]).transpose(
-                1, 0, 2))
-            addends = (c[(Ellipsis,) + tap + (slice(None),)] for tap in
-                       itertools.product(*(range(k) for k in self.geo.window)))
-        _col2im(addends, self.geo, self.out_spatial, dxp)
+        grouped[index] += dcols[(Ellipsis,) + tap + (slice(None),)]
 
 
 def _grouped_kernel(kernel, geo):
@@ -245,30 +198,33 @@ def conv_backward(dy, kernel, geo, x=None, input_shape=None, prologue=None):
     dtype = np.result_type(dy, kernel) if x is None else np.result_type(dy, kernel, x)
     width = geo.taps * channels // groups
     step = _chunk(n, math.prod(out_spatial) * width * groups * dtype.itemsize)
-    cols = dk = dxp = dx = None
+    # one im2col-shaped buffer: the gathered windows, then their gradients
+    cols = workspace((step,) + out_spatial + (groups,) + geo.window + (channels // groups,),
+                     dtype)
+    dk = dxp = dx = None
     if x is not None:
         xp = _padded(x, geo)
-        cols = workspace((step,) + out_spatial + (groups,) + geo.window
-                         + (channels // groups,), dtype)
         dk = np.zeros((groups, width, filters // groups), dtype)
     if input_shape is not None:
         padded_shape = tuple(d + lo + hi for d, (lo, hi) in zip(input_shape[1:-1], geo.pads))
         dx = np.empty(input_shape, dtype)
         if padded_shape != tuple(input_shape[1:-1]):
             dxp = workspace((step,) + padded_shape + (channels,), dtype)
-        input_gradient = _InputGradient(kernel, geo, step, out_spatial, dtype)
+        kernel_t = _grouped_kernel(kernel, geo).transpose(0, 2, 1)  # (G, Og, taps * Cg)
     for start in range(0, n, step):
         stop = min(start + step, n)
         g = prologue(start, stop) if prologue else dy[start:stop].reshape(-1, filters)
         g = g.reshape(-1, groups, filters // groups).transpose(1, 0, 2)
-        if cols is not None:
-            c = cols[:stop - start]
+        c = cols[:stop - start]
+        rows = c.reshape(-1, groups, width).transpose(1, 0, 2)  # (G, rows, taps * Cg)
+        if dk is not None:
             _im2col(xp[start:stop], geo, out_spatial, c)
-            _add_kernel_product(c.reshape(-1, groups, width).transpose(1, 0, 2), g, dk)
+            _add_kernel_product(rows, g, dk)
         if dx is not None:
+            _matmul(g, kernel_t, rows)
             d = dx[start:stop] if dxp is None else dxp[:stop - start]
             d.fill(0)
-            input_gradient.add_to(g, d)
+            _col2im(c, geo, out_spatial, d)
             if dxp is not None:
                 dx[start:stop] = d[_interior(input_shape, geo)]
     if dk is not None:

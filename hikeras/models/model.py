@@ -11,14 +11,42 @@ kept in its own package so graph building and training stay separate; saving
 """
 
 from ..layers.layer import Layer
+from ..layers.node import KerasTensor
 from ..saving.model_saving import SavingMixin
 from ..trainers.trainer import Trainer
+from ..utils import tree
 from .naming import assign_unique_names
 
 
 def _is_functional_call(args, kwargs):
-    return (len(args) == 2 or (len(args) == 1 and "outputs" in kwargs)
-            or ("inputs" in kwargs and "outputs" in kwargs))
+    """Whether `Model(...)` was given graph `inputs` and `outputs` (Keras's rule)."""
+    if len(args) == 2 or (len(args) == 1 and "outputs" in kwargs):
+        inputs = args[0]
+    elif "inputs" in kwargs and "outputs" in kwargs:
+        inputs = kwargs["inputs"]
+    else:
+        return False
+    leaves = tree.flatten(inputs)
+    return bool(leaves) and all(isinstance(t, KerasTensor) for t in leaves)
+
+
+_functional_subclasses = {}
+
+
+def _functional_subclass(cls):
+    """`cls` (a Model subclass, e.g. one overriding `train_step`) made functional.
+
+    Keras lets `class CustomModel(keras.Model)` be instantiated as
+    `CustomModel(inputs, outputs)`: the instance runs the graph while keeping
+    the subclass's overrides. A class deriving from both gives exactly that.
+    """
+    from .functional import Functional
+
+    if cls not in _functional_subclasses:
+        _functional_subclasses[cls] = type(cls.__name__, (cls, Functional),
+                                           {"__module__": cls.__module__,
+                                            "__qualname__": cls.__qualname__})
+    return _functional_subclasses[cls]
 
 
 class Model(SavingMixin, Trainer, Layer):
@@ -33,10 +61,11 @@ class Model(SavingMixin, Trainer, Layer):
     """
 
     def __new__(cls, *args, **kwargs):
-        if cls is Model and _is_functional_call(args, kwargs):
+        if _is_functional_call(args, kwargs):
             from .functional import Functional
 
-            return super().__new__(Functional)
+            if not issubclass(cls, Functional):
+                cls = Functional if cls is Model else _functional_subclass(cls)
         return super().__new__(cls)
 
     def __init__(self, *args, **kwargs):

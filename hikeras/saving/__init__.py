@@ -1,4 +1,10 @@
-"""Saving and loading: the object registry and (de)serialisation of configs."""
+"""Saving and loading: Keras-compatible files, the object registry, configs.
+
+`save_model`/`load_model` (whole models, Keras's HDF5 layout; `.keras` read),
+`save_weights`/`load_weights` (Keras 2 and Keras 3 weights layouts, sharded
+checkpoints), `model_from_json`, and the name -> class registry behind
+`custom_objects`. See docs/saving.md.
+"""
 
 from .object_registration import (
     CustomObjectScope,

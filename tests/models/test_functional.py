@@ -94,3 +94,35 @@ def test_subclassed_model():
     model.compile(optimizer="sgd", loss="mse")
     history = model.fit(_data(32), np.zeros((32, 1)), epochs=2, verbose=0)
     assert len(history.history["loss"]) == 2
+
+
+def test_model_subclass_instantiated_functionally_keeps_overrides():
+    calls = []
+
+    class CustomModel(hikeras.Model):
+        def train_step(self, data):
+            calls.append(1)
+            return super().train_step(data)
+
+    inputs = hikeras.Input((4,))
+    model = CustomModel(inputs, layers.Dense(1)(inputs))
+    assert isinstance(model, CustomModel) and isinstance(model, hikeras.models.Functional)
+    x = _data()
+    np.testing.assert_allclose(model(x), model.layers[1](x), rtol=1e-6)
+    model.compile(optimizer="sgd", loss="mse")
+    model.fit(x, np.zeros((8, 1)), batch_size=4, epochs=1, verbose=0)
+    assert len(calls) == 2
+
+
+def test_subclass_with_two_positional_arguments_is_not_mistaken_for_functional():
+    class TwoArgs(hikeras.Model):
+        def __init__(self, units, depth):
+            super().__init__()
+            self.units, self.depth = units, depth
+            self.dense = layers.Dense(units)
+
+        def call(self, inputs):
+            return self.dense(inputs)
+
+    model = TwoArgs(3, 2)
+    assert model(_data()).shape == (8, 3)

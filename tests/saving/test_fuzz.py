@@ -190,3 +190,16 @@ def test_specific_hostile_cases_have_clear_messages(tmp_path):
     (tmp_path / "text.h5").write_text("not hdf5")
     with pytest.raises(SavedFileError, match="text.h5.*not a readable HDF5"):
         hikeras.models.load_model(tmp_path / "text.h5")
+
+
+def test_data_outside_the_file_is_never_read(tmp_path):
+    secret = tmp_path / "secret.bin"
+    secret.write_bytes(np.arange(2, dtype="f4").tobytes())
+    path = tmp_path / "w.h5"
+    _model().save_weights(path)
+    with h5py.File(path, "r+") as f:
+        del f["b/b/bias:0"]
+        f["b/b"].create_dataset("bias:0", shape=(2,), dtype="f4",
+                                external=[(str(secret), 0, 8)])
+    with pytest.raises(SavedFileError, match="w.h5.*outside the file"):
+        _model().load_weights(path)
