@@ -115,14 +115,62 @@ def _im2col(xp, geo, out_spatial, cols):
     np.copyto(cols, view.transpose(order))
 
 
-def _col2im(dcols, geo, out_spatial, dxp):
-    """Adds each window's gradient `dcols` (n, *out, G, *window, Cg) into padded `dxp`."""
+def _col2im(addends, geo, out_spatial, dxp):
+    """Adds each tap's input gradient, `addends` in tap order, into padded `dxp`.
+
+    An addend is laid out (n, *out, G, Cg): the gradient every window sends
+    back through that tap.
+    """
     grouped = dxp.reshape(dxp.shape[:-1] + (geo.groups, -1))  # a view: dxp is contiguous
-    for tap in itertools.product(*(range(k) for k in geo.window)):
+    for addend, tap in zip(addends, itertools.product(*(range(k) for k in geo.window))):
         index = (slice(None),) + tuple(
             slice(t * d, t * d + (o - 1) * s + 1, s)
             for t, d, o, s in zip(tap, geo.dilation, out_spatial, geo.strides))
-        grouped[index] += dcols[(Ellipsis,) + tap + (slice(None),)]
+        grouped[index] += addend
+
+
+class _InputGradient:
+    """The input-gradient products `dy @ K.T` of one backward pass, chunk by chunk.
+
+    Large chunks take one product per kernel tap, `dy @ K[tap].T`, written
+    tap-major, so that `_col2im` adds contiguous arrays (a strided addend,
+    one row of the im2col layout per window, was measured 5-20 times slower
+    to add). Small chunks take a single product into the im2col layout:
+    there, fewer BLAS calls matter more than the strided additions.
+    """
+
+    # Per-tap products of fewer multiply-adds than this use the single product.
+    PER_TAP_MIN = 1 << 24
+
+    def __init__(self, kernel, geo, step, out_spatial, cols):
+        groups, per_group = geo.groups, kernel.shape[-2]
+        self.geo, self.out_spatial, self.cols = geo, out_spatial, cols
+        rows = step * math.prod(out_spatial)
+        self.per_tap = rows * per_group * kernel.shape[-1] // groups >= self.PER_TAP_MIN
+        if self.per_tap:  # (G, taps, Og, Cg); products laid out (taps, n, *out, G, Cg)
+            self.kernel = np.ascontiguousarray(
+                kernel.reshape(geo.taps, per_group, groups, -1).transpose(2, 0, 3, 1))
+            self.taps = workspace((geo.taps, step) + out_spatial + (groups, per_group),
+                                  cols.dtype)
+        else:  # (G, Og, taps * Cg); products laid out like `cols`
+            self.kernel = _grouped_kernel(kernel, geo).transpose(0, 2, 1)
+
+    def add_to(self, g, dxp):
+        """Adds the input gradient of output gradient `g` (G, rows, Og) into `dxp`."""
+        n, groups, geo = dxp.shape[0], self.geo.groups, self.geo
+        if self.per_tap:
+            taps = self.taps[:, :n]
+            view = taps.reshape(geo.taps, -1, groups, taps.shape[-1]).transpose(2, 0, 1, 3)
+            for g_group, k_group, out_group in zip(g, self.kernel, view):
+                _matmul(itertools.repeat(g_group), k_group, out_group)
+            addends = iter(taps)
+        else:
+            c = self.cols[:n]
+            _matmul(g, self.kernel, c.reshape(-1, groups, self.kernel.shape[-1]).transpose(
+                1, 0, 2))
+            addends = (c[(Ellipsis,) + tap + (slice(None),)]
+                       for tap in itertools.product(*(range(k) for k in geo.window)))
+        _col2im(addends, geo, self.out_spatial, dxp)
 
 
 def _grouped_kernel(kernel, geo):
@@ -198,7 +246,7 @@ def conv_backward(dy, kernel, geo, x=None, input_shape=None, prologue=None):
     dtype = np.result_type(dy, kernel) if x is None else np.result_type(dy, kernel, x)
     width = geo.taps * channels // groups
     step = _chunk(n, math.prod(out_spatial) * width * groups * dtype.itemsize)
-    # one im2col-shaped buffer: the gathered windows, then their gradients
+    # one im2col-shaped buffer: the gathered windows, then (maybe) their gradients
     cols = workspace((step,) + out_spatial + (groups,) + geo.window + (channels // groups,),
                      dtype)
     dk = dxp = dx = None
@@ -210,21 +258,19 @@ def conv_backward(dy, kernel, geo, x=None, input_shape=None, prologue=None):
         dx = np.empty(input_shape, dtype)
         if padded_shape != tuple(input_shape[1:-1]):
             dxp = workspace((step,) + padded_shape + (channels,), dtype)
-        kernel_t = _grouped_kernel(kernel, geo).transpose(0, 2, 1)  # (G, Og, taps * Cg)
+        input_gradient = _InputGradient(kernel, geo, step, out_spatial, cols)
     for start in range(0, n, step):
         stop = min(start + step, n)
         g = prologue(start, stop) if prologue else dy[start:stop].reshape(-1, filters)
         g = g.reshape(-1, groups, filters // groups).transpose(1, 0, 2)
-        c = cols[:stop - start]
-        rows = c.reshape(-1, groups, width).transpose(1, 0, 2)  # (G, rows, taps * Cg)
         if dk is not None:
+            c = cols[:stop - start]
             _im2col(xp[start:stop], geo, out_spatial, c)
-            _add_kernel_product(rows, g, dk)
+            _add_kernel_product(c.reshape(-1, groups, width).transpose(1, 0, 2), g, dk)
         if dx is not None:
-            _matmul(g, kernel_t, rows)
             d = dx[start:stop] if dxp is None else dxp[:stop - start]
             d.fill(0)
-            _col2im(c, geo, out_spatial, d)
+            input_gradient.add_to(g, d)
             if dxp is not None:
                 dx[start:stop] = d[_interior(input_shape, geo)]
     if dk is not None:

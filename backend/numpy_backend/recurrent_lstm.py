@@ -6,20 +6,21 @@ Forward, with Keras's gates `i, f, c, o` (kernel columns in that order):
     i, f, o = recurrent_activation(z_i, z_f, z_o);  g = activation(z_c)
     c_t = f * c_{t-1} + i * g;  h_t = o * activation(c_t)
 
-The input projection `x @ kernel` runs as one batched GEMM over all steps
-before the time loop; each step adds one small GEMM and a few elementwise
-passes. The residual keeps the gate activations, cell states and
-`activation(c_t)`; the backward pass runs the loop in reverse with the
-hand-derived gradients and computes the kernel gradients as large GEMMs after
-it (see `recurrent_common` for the layout).
+Each step is one GEMM, `[recurrent_kernel.T | kernel.T | bias] @ [h_{t-1}; x_t; 1]`,
+which writes the pre-activations straight into the step buffer (the operands
+`[h; x; 1]` of all steps sit in one array, and the kernel gradients later
+contract with exactly that array), followed by a few elementwise passes. The
+residual keeps the gate activations, cell states and `activation(c_t)`; the
+backward pass runs the loop in reverse with the hand-derived gradients, and
+the input and kernel gradients are large GEMMs over chunks of steps (see
+`recurrent_common`).
 
 Internally the gate blocks are ordered `o, i, f, c`: the three
 recurrent-activation gates form one block, and `(i, f)` lines up with
 `(g, c_{t-1})`, which sit next to each other in the step buffer, so
-`i * g` and `f * c_{t-1}` are one multiplication. The bias rides along in the
-recurrent GEMM as an extra column multiplying a row of ones under the state.
-With the default activations, `sigmoid(z) = 0.5 * tanh(z / 2) + 0.5`: the
-halving is folded into the weights, so one `tanh` serves all four gates.
+`i * g` and `f * c_{t-1}` are one multiplication. With the default
+activations, `sigmoid(z) = 0.5 * tanh(z / 2) + 0.5`: the halving is folded
+into the step kernel, so one `tanh` serves all four gates.
 """
 
 import numpy as np

@@ -28,6 +28,14 @@ def check_strides_and_dilation(strides, dilation_rate):
             f"Received: strides={strides}, dilation_rate={dilation_rate}")
 
 
+def reject_groups(layer, kwargs):
+    """Drops `groups=1` from `kwargs` (Keras 2 configs carry it); raises for other values."""
+    groups = kwargs.pop("groups", 1)
+    if groups != 1:
+        raise ValueError(f"{type(layer).__name__} does not support groups. "
+                         f"Received: groups={groups!r}")
+
+
 class BaseConv(Layer):
     """An N-D convolution layer: `activation(conv(inputs, kernel) + bias)`.
 

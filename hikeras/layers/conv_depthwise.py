@@ -19,7 +19,7 @@ from .conv_arguments import (
     standardize_tuple,
     to_channels_last,
 )
-from .conv_base import check_strides_and_dilation, fused_activation
+from .conv_base import check_strides_and_dilation, fused_activation, reject_groups
 from .input_spec import InputSpec
 from .layer import Layer
 
@@ -31,6 +31,7 @@ class _DepthwiseBase(Layer):
                  dilation_rate, activation, use_bias, depthwise_initializer, bias_initializer,
                  depthwise_regularizer, bias_regularizer, activity_regularizer,
                  depthwise_constraint, bias_constraint, **kwargs):
+        reject_groups(self, kwargs)
         super().__init__(**kwargs)
         if not isinstance(depth_multiplier, int) or depth_multiplier <= 0:
             raise ValueError(

@@ -1,7 +1,7 @@
 """Transposed convolutions: Conv1DTranspose, Conv2DTranspose, Conv3DTranspose."""
 
 from .conv_arguments import standardize_tuple
-from .conv_base import BaseConv
+from .conv_base import BaseConv, reject_groups
 
 
 class BaseConvTranspose(BaseConv):
@@ -30,9 +30,7 @@ class BaseConvTranspose(BaseConv):
     def __init__(self, rank, filters, kernel_size, strides=1, padding="valid",
                  output_padding=None, data_format=None, dilation_rate=1, activation=None,
                  use_bias=True, **kwargs):
-        if "groups" in kwargs:
-            raise TypeError(f"{type(self).__name__} does not support groups. "
-                            f"Received: groups={kwargs['groups']!r}")
+        reject_groups(self, kwargs)
         if isinstance(padding, str) and padding.lower() == "causal":
             raise ValueError(f"{type(self).__name__} does not support causal padding. "
                              f"Received: padding={padding!r}")

@@ -173,6 +173,13 @@ def test_hand_computed_transposed_stride2():
     np.testing.assert_array_equal(out[0, :, 0], [1, 1, 3, 2, 2])
 
 
+@pytest.mark.parametrize("op_case", params([CASES[i] for i in (2, 6, 7, 12, 16, 18)]))
+def test_per_tap_input_gradient(monkeypatch, op_case):
+    """Large problems take the input gradient one kernel tap at a time; check that path too."""
+    monkeypatch.setattr(conv_gemm._InputGradient, "PER_TAP_MIN", 0)
+    op_case.run()
+
+
 @pytest.mark.parametrize("padding", ["valid", "same"])
 def test_batch_chunks_give_the_same_result(monkeypatch, padding):
     x, kernel, bias = r(5, 6, 6, 3).astype("float32"), r(3, 3, 3, 4).astype("float32"), r(4)

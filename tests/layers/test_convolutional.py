@@ -186,6 +186,19 @@ def test_config_round_trip_and_keras_aliases():
     assert isinstance(restored, layers.Conv1D) and restored.kernel_size == (3,)
 
 
+def test_keras2_configs_with_groups_one_load():
+    """Keras 2 depthwise, separable and transposed convolutions serialise `groups: 1`."""
+    depthwise = layers.deserialize({"class_name": "DepthwiseConv2D", "config": {
+        "kernel_size": [3, 3], "depth_multiplier": 2, "groups": 1,
+        "batch_input_shape": [None, 5, 5, 3]}})
+    assert depthwise(data(1, 5, 5, 3)).shape == (1, 3, 3, 6)
+    transpose = layers.deserialize({"class_name": "Conv2DTranspose", "config": {
+        "filters": 2, "kernel_size": [2, 2], "strides": [2, 2], "groups": 1}})
+    assert transpose(data(1, 3, 3, 1)).shape == (1, 6, 6, 2)
+    with pytest.raises(ValueError, match="does not support groups. Received: groups=2"):
+        layers.SeparableConv2D(4, 3, groups=2)
+
+
 @pytest.mark.parametrize("cls, kwargs, message", [
     (layers.Conv2D, {"filters": 0, "kernel_size": 3}, "filters"),
     (layers.Conv2D, {"filters": 2, "kernel_size": (3, 3, 3)}, "kernel_size"),

@@ -34,6 +34,7 @@ def _f64(layer):
     (None, [(2, 5, 3), (2, 5, 3)]),
 ])
 def test_bidirectional_harness(merge_mode, expected):
+    hikeras.utils.set_random_seed(0)
     factory = _fresh(layers.Bidirectional, lambda: layers.LSTM(3, return_sequences=True),
                      merge_mode=merge_mode)
     # With merge_mode=None the harness trains on the first (forward) output only.
