@@ -10,6 +10,8 @@ sequence's last real token, wherever the padding is.
     python examples/text_lstm.py
 """
 
+import itertools
+
 import numpy as np
 
 import hikeras
@@ -20,7 +22,7 @@ VOCAB, MAX_LEN, PATTERN = 30, 24, (5, 7)
 
 
 def contains_pattern(tokens):
-    return any(a == PATTERN[0] and b == PATTERN[1] for a, b in zip(tokens, tokens[1:]))
+    return any(pair == PATTERN for pair in itertools.pairwise(tokens))
 
 
 def make_dataset(count, rng):

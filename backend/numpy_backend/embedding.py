@@ -1,4 +1,4 @@
-"""`embedding_lookup`: rows of a table gathered by integer indices.
+"""`gather_rows`: rows of a table gathered by integer indices (the Embedding kernel).
 
 The gradient is a scatter-add of the output gradient's rows into a zero table.
 `np.add.at` does that one element at a time; here the indices are sorted
@@ -24,14 +24,15 @@ def _lookup_shape(embeddings, indices):
                           rules.dtype_of(embeddings))
 
 
-@define("embedding_lookup", shape=_lookup_shape, save_inputs=(1,))
-def embedding_lookup(embeddings, indices):
-    """`embeddings[indices]`: one row of the `(N, D)` table per index.
+@define("gather_rows", shape=_lookup_shape, save_inputs=(1,))
+def gather_rows(table, indices):
+    """`table[indices]`: one row (`table[i]`, of any shape) per index.
 
     Indices must lie in `[0, N)`; the `Embedding` layer checks them and
-    reports the offending value.
+    reports the offending value. The trainer also gathers the unmasked entries
+    of masked outputs with it.
     """
-    return np.take(embeddings, indices, axis=0)
+    return np.take(table, indices, axis=0)
 
 
 def scatter_add_rows(indices, rows, num_rows):
@@ -57,13 +58,15 @@ def scatter_add_rows(indices, rows, num_rows):
     return out
 
 
-@embedding_lookup.defvjp
-def _embedding_lookup_vjp(node, g):
+@gather_rows.defvjp
+def _gather_rows_vjp(node, g):
     indices = np.asarray(node.inputs[1])
-    num_rows, width = node.input_shapes[0][0], g.shape[-1]
-    if g.ndim == 3 and not g.flags.c_contiguous and g.transpose(1, 0, 2).flags.c_contiguous:
+    table_shape = node.input_shapes[0]
+    if (g.ndim == 3 and len(table_shape) == 2 and not g.flags.c_contiguous
+            and g.transpose(1, 0, 2).flags.c_contiguous):
         # e.g. from a recurrent op, whose input gradient is time-major in memory:
         # visit the rows in memory order instead of copying them.
         g, indices = g.transpose(1, 0, 2), indices.T
-    grad = scatter_add_rows(indices.reshape(-1), g.reshape(-1, width), num_rows)
-    return grad.reshape(node.input_shapes[0]), None
+    rows = g.reshape(indices.size, -1)
+    grad = scatter_add_rows(indices.reshape(-1), rows, table_shape[0])
+    return grad.reshape(table_shape), None

@@ -231,7 +231,10 @@ def _gradient_terms(node, xs, hs, rec, rmask, reset_after, units):
     """The `GradientSums` terms: input side, then recurrent side(s) (see the VJP)."""
     if not rc.needs(node, 2, 3, 4):
         return []
-    states = lambda a, b: (rc.masked_states(hs[a:b], rmask),)     # noqa: E731
+
+    def states(a, b):
+        return (rc.masked_states(hs[a:b], rmask),)
+
     if reset_after:
         ones = np.ones((rc.CHUNK, 1, xs.shape[2]), hs.dtype)      # for the input bias
         return [(slice(0, 3 * units), lambda a, b: (xs[a:b], ones[:b - a])),

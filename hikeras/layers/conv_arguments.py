@@ -71,10 +71,11 @@ def check_input(layer, input_shape, rank, data_format):
     """Raises unless `input_shape` has rank `rank + 2` and known channels; returns them."""
     input_shape = tuple(input_shape)
     if len(input_shape) != rank + 2:
+        layout = ("(batch, *spatial, channels)" if data_format == "channels_last"
+                  else "(batch, channels, *spatial)")
         raise ValueError(
             f"Layer '{layer.name}' ({type(layer).__name__}) expects inputs of rank {rank + 2} "
-            f"(batch, {'*spatial, channels' if data_format == 'channels_last' else 'channels, *spatial'}). "
-            f"Received: input_shape={input_shape}")
+            f"{layout}. Received: input_shape={input_shape}")
     channels = input_shape[-1 if data_format == "channels_last" else 1]
     if channels is None:
         raise ValueError(

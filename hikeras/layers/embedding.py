@@ -78,7 +78,7 @@ class Embedding(Layer):
                 SymbolicTensor(inputs.shape, "int32")
         else:
             indices = self._checked_indices(inputs)
-        return backend.apply("embedding_lookup", self.embeddings, indices)
+        return backend.apply("gather_rows", self.embeddings, indices)
 
     def _checked_indices(self, inputs):
         indices = np.asarray(inputs.value if isinstance(inputs, Tensor) else inputs)

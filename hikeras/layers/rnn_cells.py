@@ -158,7 +158,7 @@ class FusedCell(Layer):
 
 
 class SimpleRNNCell(FusedCell):
-    """The cell of `SimpleRNN`: `h_t = activation(x_t @ kernel + h_{t-1} @ recurrent_kernel + bias)`.
+    """The cell of `SimpleRNN`: `h_t = activation(x_t @ W + h_{t-1} @ U + b)`.
 
     Args:
         units: dimension of the state and output.

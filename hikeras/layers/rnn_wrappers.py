@@ -43,9 +43,9 @@ class Bidirectional(Layer):
 
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
         if not isinstance(layer, Layer):
-            raise ValueError(f"Bidirectional wraps a layer instance. Received: layer={layer!r}")
+            raise TypeError(f"Bidirectional wraps a layer instance. Received: layer={layer!r}")
         if backward_layer is not None and not isinstance(backward_layer, Layer):
-            raise ValueError("`backward_layer` must be a layer instance. "
+            raise TypeError("`backward_layer` must be a layer instance. "
                              f"Received: backward_layer={backward_layer!r}")
         if merge_mode not in _MERGE_MODES:
             raise ValueError(f"Bidirectional: merge_mode must be one of {list(_MERGE_MODES)}. "
@@ -190,7 +190,7 @@ class TimeDistributed(Layer):
 
     def __init__(self, layer, **kwargs):
         if not isinstance(layer, Layer):
-            raise ValueError(f"TimeDistributed wraps a layer instance. Received: layer={layer!r}")
+            raise TypeError(f"TimeDistributed wraps a layer instance. Received: layer={layer!r}")
         super().__init__(**kwargs)
         self.layer = layer
         self.supports_masking = True

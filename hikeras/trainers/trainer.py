@@ -11,8 +11,8 @@ import itertools
 
 import numpy as np
 
+from .. import backend, ops, optimizers
 from .. import metrics as metrics_module
-from .. import optimizers
 from ..backend import GradientTape
 from ..callbacks import CallbackList
 from ..callbacks.progbar_logger import resolve_verbose
@@ -203,7 +203,9 @@ class Trainer:
 
         Keras gives masked entries (e.g. padded time steps) zero weight in the
         loss and metrics and averages over the others; keeping only the others
-        gives the same values. Outputs without a mask pass through unchanged.
+        gives the same values. The predictions are gathered with the
+        `gather_rows` op, whose gradient is a cheap scatter. Outputs without a
+        mask pass through unchanged.
         """
         if mask is None or y is None:
             return y, y_pred, sample_weight
@@ -224,7 +226,9 @@ class Trainer:
                     f"Output '{names[i]}' of model '{self.name}' carries a mask of shape "
                     f"{m.shape}; its targets must start with those dimensions. "
                     f"Received: targets of shape {target.shape}")
-            preds[i], ys[i] = preds[i][m], target[m]
+            rows = ops.reshape(preds[i], (-1,) + tuple(preds[i].shape[m.ndim:]))
+            preds[i] = backend.apply("gather_rows", rows, np.flatnonzero(m))
+            ys[i] = target[m]
             if weights[i] is not None:
                 w = np.asarray(weights[i])
                 w = w.reshape(w.shape + (1,) * (m.ndim - w.ndim)) if w.ndim < m.ndim else w

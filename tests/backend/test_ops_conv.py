@@ -62,8 +62,8 @@ def conv_reference(x, kernel, *bias, strides=1, padding="valid", dilation_rate=1
             channels = slice(group * per_group, (group + 1) * per_group)
             for tap in itertools.product(*map(range, window)):
                 at = tuple(p * s + t * d for p, s, t, d in zip(pos, strides, tap, dilation))
-                y[(slice(None), *pos, f)] += xp[(slice(None), *at, channels)] @ kernel[(*tap,
-                                                                                        slice(None), f)]
+                weights = kernel[(*tap, slice(None), f)]
+                y[(slice(None), *pos, f)] += xp[(slice(None), *at, channels)] @ weights
     if bias:
         y += bias[0]
     return ACTIVATIONS[activation](y)

@@ -1,4 +1,4 @@
-"""`embedding_lookup` and its scatter-add gradient."""
+"""`gather_rows` (the Embedding kernel) and its scatter-add gradient."""
 
 import numpy as np
 import pytest
@@ -16,12 +16,14 @@ def _gather(embeddings, indices):
 
 
 CASES = [
-    case("embedding_lookup", table, rng.integers(0, 7, (4, 5)), reference=_gather),
-    case("embedding_lookup", table, np.array([2, 2, 2, 2, 2, 2, 1, 0]), reference=_gather,
+    case("gather_rows", table, rng.integers(0, 7, (4, 5)), reference=_gather),
+    case("gather_rows", table, np.array([2, 2, 2, 2, 2, 2, 1, 0]), reference=_gather,
          label="one-index-many-times"),
-    case("embedding_lookup", table, np.array(6), reference=_gather, label="scalar-index"),
-    case("embedding_lookup", table, rng.integers(0, 7, (2, 3, 2)), reference=_gather,
+    case("gather_rows", table, np.array(6), reference=_gather, label="scalar-index"),
+    case("gather_rows", table, rng.integers(0, 7, (2, 3, 2)), reference=_gather,
          label="rank-3-indices"),
+    case("gather_rows", rng.standard_normal((6, 2, 3)), np.array([5, 0, 5]),
+         reference=_gather, label="rows-of-rank-2"),
 ]
 
 
@@ -48,7 +50,7 @@ def test_gradient_counts_every_occurrence_of_an_index():
     indices = np.array([[1, 1, 3], [1, 0, 0]])
     with GradientTape() as tape:
         tape.watch(embeddings)
-        out = apply("embedding_lookup", embeddings, indices)
+        out = apply("gather_rows", embeddings, indices)
     grad = tape.gradient(out, embeddings)
     np.testing.assert_array_equal(grad, [[2, 2], [3, 3], [0, 0], [1, 1]])
     assert grad.dtype == np.float32
@@ -61,7 +63,7 @@ def test_gradient_arriving_time_major_in_memory():
     weights = rng.standard_normal((4, 3, 2))
     with GradientTape() as tape:
         tape.watch(embeddings)
-        out = apply("embedding_lookup", embeddings, indices)
+        out = apply("gather_rows", embeddings, indices)
         time_major = apply("transpose", out, axes=(1, 0, 2))
         loss = apply("sum", apply("multiply", time_major, weights))
     expected = np.zeros((6, 2))

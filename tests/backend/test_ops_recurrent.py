@@ -26,7 +26,7 @@ ACTIVATIONS = {
 
 def _run(step, x, states, mask, go_backwards, return_sequences, zero_output_for_mask):
     """Keras's recurrence over `step(x_t, states) -> (output, states)` with masks."""
-    batch, steps, _ = x.shape
+    steps = x.shape[1]
     previous = np.zeros_like(states[0])
     outputs = []
     for t in (reversed(range(steps)) if go_backwards else range(steps)):
@@ -196,7 +196,7 @@ def test_masked_steps_carry_the_states_and_the_gradient():
     all_masked = np.zeros((B, T), bool)
     with GradientTape() as tape:
         tape.watch(h0)
-        out, h, c = apply("lstm_sequence", x, h0, c0, kernel, recurrent_kernel, bias,
+        out, h, _ = apply("lstm_sequence", x, h0, c0, kernel, recurrent_kernel, bias,
                           all_masked, None, return_sequences=False)
         total = apply("sum", h)
     np.testing.assert_array_equal(np.asarray(h), h0)
@@ -213,7 +213,7 @@ def test_helper_thread_gives_the_same_gradients(monkeypatch, name, states, weigh
 
     results = []
     for core_free in (False, True):
-        monkeypatch.setattr(recurrent_threads, "_core_free", lambda: core_free)
+        monkeypatch.setattr(recurrent_threads, "_core_free", lambda free=core_free: free)
         sources = [x_long, *states, *weights]
         with GradientTape() as tape:
             for s in sources:

@@ -119,21 +119,28 @@ def main():
         "overlapped": lambda: model.fit(overlapped_ds, epochs=1, verbose=0),
     }
     times = {name: [] for name in runs}
+    cpu_start, wall_start = time.process_time(), time.perf_counter()
     for _ in range(args.rounds):
         for name, run in runs.items():
             times[name].append(timed(run))
-    median = {name: statistics.median(values) for name, values in times.items()}
-    for name, value in median.items():
-        print(f"{name:11s} {value * 1000:8.1f} ms/epoch  (runs: "
-              f"{', '.join(f'{v * 1000:.0f}' for v in times[name])})")
-    bound = max(median["compute"], median["preprocess"])
+    cores_used = (time.process_time() - cpu_start) / (time.perf_counter() - wall_start)
+    for name, values in times.items():
+        print(f"{name:11s} median {statistics.median(values) * 1000:7.1f} ms/epoch, best "
+              f"{min(values) * 1000:7.1f}  (runs: {', '.join(f'{v * 1000:.0f}' for v in values)})")
+    for label, pick in (("median", statistics.median), ("best", min)):
+        report({name: pick(values) for name, values in times.items()}, label)
     print(f"preprocessing: {args.kind} ({repeats} repeats per batch); cores: "
           f"{os.cpu_count()}; map workers: {args.workers}; load average: "
-          f"{os.getloadavg()[0]:.1f}")
-    print(f"ratio overlapped / max(compute, preprocess): {median['overlapped'] / bound:.2f}")
-    print(f"ratio overlapped / serial: {median['overlapped'] / median['serial']:.2f}")
-    print(f"ratio serial / (compute + preprocess): "
-          f"{median['serial'] / (median['compute'] + median['preprocess']):.2f}")
+          f"{os.getloadavg()[0]:.1f}; cores this process got on average: {cores_used:.2f}")
+
+
+def report(t, label):
+    """The ratios, from the median (or best) time of each configuration."""
+    bound = max(t["compute"], t["preprocess"])
+    print(f"{label}: overlapped / max(compute, preprocess) = {t['overlapped'] / bound:.2f}; "
+          f"overlapped / serial = {t['overlapped'] / t['serial']:.2f}; "
+          f"serial / (compute + preprocess) = "
+          f"{t['serial'] / (t['compute'] + t['preprocess']):.2f}")
 
 
 if __name__ == "__main__":

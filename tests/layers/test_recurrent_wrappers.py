@@ -47,8 +47,9 @@ def test_bidirectional_values_and_weight_order():
     out = layer(x)
     weights = layer.get_weights()
     assert len(weights) == 6
-    for w, own in zip(weights, layer.forward_layer.get_weights() + layer.backward_layer.get_weights()):
-        np.testing.assert_array_equal(w, own)
+    own = layer.forward_layer.get_weights() + layer.backward_layer.get_weights()
+    for w, expected in zip(weights, own):
+        np.testing.assert_array_equal(w, expected)
     zeros = np.zeros((3, 3))
     forward, _, _ = lstm_reference(x.astype("float64"), zeros, zeros, *_f64(layer.forward_layer))
     backward, _, _ = lstm_reference(x.astype("float64"), zeros, zeros,
@@ -75,7 +76,7 @@ def test_bidirectional_masked_steps_output_zeros_in_both_directions():
 def test_bidirectional_states_and_initial_states():
     layer = layers.Bidirectional(layers.LSTM(3, return_state=True))
     states = [rng.standard_normal((3, 3)).astype("float32") for _ in range(4)]
-    out, h_f, c_f, h_b, c_b = layer(x, initial_state=states)
+    out, h_f, _, h_b, c_b = layer(x, initial_state=states)
     _, h_ref, c_ref = lstm_reference(x.astype("float64"), *states[2:],
                                      *_f64(layer.backward_layer), go_backwards=True)
     np.testing.assert_allclose(h_b, h_ref, rtol=1e-4, atol=1e-5)
