@@ -34,7 +34,7 @@ def build(num_classes):
 
 def load_digits():
     (x_train, y_train), (x_test, y_test) = digits.load_data()
-    prepare = lambda x: x.reshape(len(x), 64).astype("float32") / 16.0  # noqa: E731
+    prepare = lambda x: x.reshape(len(x), 64).astype("float32") / 16.0
     return (prepare(x_train), y_train.astype("int32")), (prepare(x_test), y_test.astype("int32"))
 
 

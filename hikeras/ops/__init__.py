@@ -15,12 +15,13 @@ from .core import (
 )
 from .math import logsumexp, rsqrt
 from .nn import (
-    binary_crossentropy, categorical_crossentropy, elu, gelu, hard_sigmoid, hard_silu,
+    binary_crossentropy, categorical_crossentropy, dot_product_attention, elu, gelu, hard_sigmoid, hard_silu,
     hard_swish, leaky_relu, log_softmax, one_hot, relu, relu6, selu, sigmoid, silu, softmax,
     softplus, softsign, sparse_categorical_crossentropy, swish, tanh,
 )
 from .numpy import (
     abs, absolute, add, arange, argmax, argmin, broadcast_to, clip, concatenate, divide, dot,
+    einsum,
     equal, exp, expand_dims, expm1, eye, floor, full, full_like, greater, greater_equal, less,
     less_equal, log, log1p, logical_and, logical_not, logical_or, matmul, max, maximum, mean,
     min, minimum, multiply, ndim, negative, not_equal, ones, ones_like, pad, power, prod,
@@ -31,7 +32,8 @@ from .numpy import (
 __all__ = [
     "abs", "absolute", "add", "arange", "argmax", "argmin", "binary_crossentropy",
     "broadcast_to", "cast", "categorical_crossentropy", "clip", "concatenate",
-    "convert_to_numpy", "convert_to_tensor", "divide", "dot", "dtype", "elu", "equal", "exp",
+    "convert_to_numpy", "convert_to_tensor", "divide", "dot", "dot_product_attention",
+    "einsum", "dtype", "elu", "equal", "exp",
     "expand_dims", "expm1", "eye", "floor", "full", "full_like", "gelu", "greater",
     "greater_equal", "hard_sigmoid", "hard_silu", "hard_swish", "is_tensor", "leaky_relu",
     "less", "less_equal", "log", "log1p", "log_softmax", "logical_and", "logical_not",

@@ -189,3 +189,22 @@ def binary_crossentropy(target, output, from_logits=False):
     positive = multiply(target, log(output))
     negative_part = multiply(subtract(1.0, target), log(subtract(1.0, output)))
     return negative(add(positive, negative_part))
+
+
+def dot_product_attention(query, key, value, bias=None, mask=None, scale=None,
+                          is_causal=False, flash_attention=None):
+    """Scaled dot-product attention on `(batch, length, heads, head_dim)` tensors.
+
+    One fused op with a hand-written gradient: `softmax(scale * q k^T) v`,
+    where `mask` (booleans broadcastable to `(batch, heads, q_len, k_len)`,
+    True = attend) and `is_causal` hide keys. `flash_attention` is accepted
+    and ignored.
+    """
+    if bias is not None:
+        raise ValueError(
+            "dot_product_attention does not support an additive `bias`; fold it into a "
+            "boolean `mask` instead. Received: bias of shape "
+            f"{getattr(bias, 'shape', None)}"
+        )
+    return _apply("dot_product_attention", query, key, value, mask=mask, scale=scale,
+                  is_causal=is_causal)[0]

@@ -350,3 +350,8 @@ def size(x):
     """The number of entries of `x` (None if a dimension is unknown)."""
     dims = shape(x)
     return None if None in dims else _math.prod(dims)
+
+
+def einsum(subscripts, *operands):
+    """Einstein summation, e.g. `einsum("bij,bjk->bik", a, b)` (lowered to matmuls)."""
+    return backend.apply("einsum", *operands, equation=subscripts)

@@ -35,7 +35,7 @@ def _check_layer(model, layer):
             return  # their sublayers are checked one by one; rebuilding would copy weights
         rebuilt = deserialize({"class_name": get_registered_name(type(layer)),
                                "config": config})
-    except Exception as e:  # any failure here is what the user must hear about now
+    except Exception as e:  # noqa: BLE001 (any failure here must be reported now)
         _fail(model, what, e)
     if type(rebuilt) is not type(layer):
         _fail(model, what, TypeError(f"its name resolves to {type(rebuilt).__name__}"))
@@ -50,11 +50,11 @@ def check_rebuildable(model):
         return
     try:
         optimizers.deserialize(config["optimizer"])
-    except Exception as e:
+    except Exception as e:  # noqa: BLE001 (reported with its type and message)
         _fail(model, f"optimizer '{model.optimizer.name}'", e)
     for key, module in (("loss", losses), ("metrics", metrics)):
         try:
             deserialize_nested(config[key], module.deserialize, None)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 (reported with its type and message)
             _fail(model, f"the compiled {key}", e)
 

@@ -35,17 +35,16 @@ def save_model_h5(model, filepath, include_optimizer=True):
     config = json.dumps(model_to_config(model))
     train = training_config(model) if include_optimizer else None
     optimizer = getattr(model, "optimizer", None)
-    with atomic_write(filepath) as tmp:
-        with h5py.File(tmp, "w") as f:
-            f.attrs["keras_version"] = KERAS_VERSION
-            f.attrs["backend"] = BACKEND
-            f.attrs["hikeras_version"] = __version__
-            f.attrs["model_config"] = config
-            if train is not None:
-                f.attrs["training_config"] = json.dumps(train)
-            write_weights_group(f.create_group("model_weights"), model)
-            if train is not None and optimizer is not None and optimizer.built:
-                write_optimizer_group(f, optimizer)
+    with atomic_write(filepath) as tmp, h5py.File(tmp, "w") as f:
+        f.attrs["keras_version"] = KERAS_VERSION
+        f.attrs["backend"] = BACKEND
+        f.attrs["hikeras_version"] = __version__
+        f.attrs["model_config"] = config
+        if train is not None:
+            f.attrs["training_config"] = json.dumps(train)
+        write_weights_group(f.create_group("model_weights"), model)
+        if train is not None and optimizer is not None and optimizer.built:
+            write_optimizer_group(f, optimizer)
 
 
 def _open(filepath):

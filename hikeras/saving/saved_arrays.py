@@ -31,7 +31,7 @@ class SavedArray:
         source: the file, for error messages.
     """
 
-    __slots__ = ("name", "shape", "dtype", "_dataset", "_value", "_staged", "source")
+    __slots__ = ("_dataset", "_staged", "_value", "dtype", "name", "shape", "source")
 
     def __init__(self, name, shape, dtype, dataset=None, value=None, source=""):
         self.name = name
@@ -83,7 +83,7 @@ class SavedArray:
         staged = np.empty(self.shape, self.dtype)
         try:
             self._dataset.read_direct(staged)
-        except Exception as e:  # h5py raises OSError/RuntimeError/... on corrupt chunks
+        except Exception as e:  # noqa: BLE001 (h5py raises many types on corrupt chunks)
             raise file_error(f"The file '{self.source}': weight '{self.name}'",
                              f"cannot be read ({type(e).__name__}: {e})") from None
         self._value = staged

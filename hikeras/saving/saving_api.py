@@ -18,8 +18,12 @@ import h5py
 from .atomic import atomic_write
 from .custom_object_check import check_rebuildable
 from .file_errors import SavedFileError, file_error
-from .keras3_weights import keras3_order, read_keras3_entries, read_keras3_optimizer
-from .keras3_weights import write_keras3_weights
+from .keras3_weights import (
+    keras3_order,
+    read_keras3_entries,
+    read_keras3_optimizer,
+    write_keras3_weights,
+)
 from .legacy_h5 import read_weights_group, write_weights_group
 from .model_h5 import load_model_h5, save_model_h5
 from .optimizer_state import plan_optimizer_state
@@ -88,9 +92,8 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None):
         raise ValueError("`save_weights` writes '.weights.h5' (Keras 3's layout) or '.h5' "
                          "(Keras 2's layout) files, or a sharded '.weights.json' checkpoint "
                          f"with `max_shard_size`. Received: filepath={filepath!r}")
-    with atomic_write(filepath) as tmp:
-        with h5py.File(tmp, "w") as f:
-            writer(f, model)
+    with atomic_write(filepath) as tmp, h5py.File(tmp, "w") as f:
+        writer(f, model)
 
 
 def load_weights(model, filepath, skip_mismatch=False, by_name=False, name_map=None,

@@ -30,8 +30,8 @@ import numpy as np
 from .atomic import atomic_write
 from .file_errors import file_error
 from .h5_attributes import parse_json
-from .saved_arrays import SavedArray, SavedEntry, file_size_of
 from .optimizer_state import plan_optimizer_state
+from .saved_arrays import SavedArray, SavedEntry, file_size_of
 from .weight_matching import assign, plan_by_name, plan_topological, saved_order
 
 FORMAT = "hikeras.sharded_weights"
@@ -106,14 +106,14 @@ def save_sharded(model, index_path, max_shard_size):
              "tensors": {}}
     for k, shard in enumerate(shards):
         shard_name = f"{base}.data-{k:05d}-of-{len(shards):05d}"
-        with atomic_write(os.path.join(os.path.dirname(index_path), shard_name)) as tmp:
-            with h5py.File(tmp, "w") as f:
-                for i, (name, value) in enumerate(shard):
-                    f.create_dataset(f"t{i}", data=value)
-                    index["tensors"][name] = {
-                        "shard": shard_name, "key": f"t{i}", "dtype": value.dtype.str,
-                        "shape": list(value.shape), "nbytes": int(value.nbytes),
-                        "sha256": _hash_array(value)}
+        shard_path = os.path.join(os.path.dirname(index_path), shard_name)
+        with atomic_write(shard_path) as tmp, h5py.File(tmp, "w") as f:
+            for i, (name, value) in enumerate(shard):
+                f.create_dataset(f"t{i}", data=value)
+                index["tensors"][name] = {
+                    "shard": shard_name, "key": f"t{i}", "dtype": value.dtype.str,
+                    "shape": list(value.shape), "nbytes": int(value.nbytes),
+                    "sha256": _hash_array(value)}
     old_shards = _shards_of(index_path)
     with atomic_write(index_path) as tmp, open(tmp, "w") as out:
         json.dump(index, out, indent=1)

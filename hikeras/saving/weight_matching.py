@@ -117,7 +117,7 @@ def plan_topological(model, entries, source, skip_mismatch=False, order=saved_or
 
 def _leaf_key(name):
     """`"dense/kernel:0"` -> `"dense/kernel"`: a weight's layer-level path."""
-    return name[:-2] if name.endswith(":0") else name
+    return name.removesuffix(":0")
 
 
 def plan_by_name(model, entries, source, skip_mismatch=False, name_map=None,

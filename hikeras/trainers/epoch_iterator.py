@@ -18,6 +18,7 @@ import warnings
 
 from ..data.parallel import close_iterator
 from .data_adapters import apply_class_weight
+from ..utils.batch_utils import pack_x_y_sample_weight, unpack_x_y_sample_weight
 
 _OUT_OF_DATA = object()
 
@@ -112,9 +113,9 @@ class EpochIterator:
             self._model.stop_training = True
 
     def _prepare(self, batch):
-        if self._class_weight is None:
-            return batch
-        return apply_class_weight(batch, self._class_weight)
+        if self._class_weight is not None:
+            batch = apply_class_weight(batch, self._class_weight)
+        return pack_x_y_sample_weight(*unpack_x_y_sample_weight(batch))
 
     def close(self):
         """Ends the current pass of a re-iterable input, releasing its threads."""

@@ -178,3 +178,23 @@ def test_losses_on_tensors_under_a_tape():
     grad = tape.gradient(loss, kernel)
     np.testing.assert_allclose(grad, X.T @ (np.full((3, 2), 0.5) - target) / 3, rtol=1e-5,
                                atol=1e-7)
+
+
+def test_einsum_and_dot_product_attention_match_numpy():
+    import numpy as np
+
+    from hikeras import ops
+
+    rng = np.random.default_rng(0)
+    a, b = rng.random((2, 3, 4)), rng.random((2, 4, 5))
+    np.testing.assert_allclose(ops.einsum("bij,bjk->bik", a, b),
+                               np.einsum("bij,bjk->bik", a, b), rtol=1e-12)
+    q, k, v = (rng.random((2, 5, 3, 4)) for _ in range(3))
+    scores = np.einsum("btnh,bsnh->bnts", q, k) / 2.0
+    causal = np.tril(np.ones((5, 5), bool))
+    scores = np.where(causal, scores, -np.inf)
+    probs = np.exp(scores - scores.max(-1, keepdims=True))
+    probs /= probs.sum(-1, keepdims=True)
+    expected = np.einsum("bnts,bsnh->btnh", probs, v)
+    np.testing.assert_allclose(ops.dot_product_attention(q, k, v, is_causal=True), expected,
+                               rtol=1e-10)

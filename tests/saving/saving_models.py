@@ -49,10 +49,11 @@ def nested(seed=0):
 
 
 def randomize(model, seed=1):
-    """Gives every weight (trainable or not) a distinct random value."""
+    """Gives every weight (trainable or not) a distinct random value in (0.1, 1)
+    (positive, so a BatchNormalization variance stays valid)."""
     rng = np.random.default_rng(seed)
     for v in model.weights:
-        v.assign(rng.normal(size=v.shape).astype(v.dtype))
+        v.assign(rng.uniform(0.1, 1.0, size=v.shape).astype(v.dtype))
     return model
 
 

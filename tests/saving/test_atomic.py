@@ -68,16 +68,15 @@ def test_killed_writer_leaves_a_loadable_file(tmp_path, kind, name):
 def test_failed_write_keeps_the_old_file_and_removes_the_temporary(tmp_path):
     target = tmp_path / "f.txt"
     target.write_text("old")
-    with pytest.raises(RuntimeError):
-        with atomic_write(target) as tmp:
-            with open(tmp, "w") as f:
-                f.write("partial")
-            raise RuntimeError("crash")
+    with pytest.raises(RuntimeError), atomic_write(target) as tmp:
+        with open(tmp, "w") as f:
+            f.write("partial")
+        raise RuntimeError("crash")
     assert target.read_text() == "old"
     assert os.listdir(tmp_path) == ["f.txt"]
 
 
 def test_missing_directory_is_reported(tmp_path):
-    with pytest.raises(FileNotFoundError, match="does not exist"):
-        with atomic_write(tmp_path / "nope" / "f.txt"):
-            pass
+    with pytest.raises(FileNotFoundError, match="does not exist"), \
+            atomic_write(tmp_path / "nope" / "f.txt"):
+        pass

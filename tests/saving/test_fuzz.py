@@ -203,3 +203,34 @@ def test_data_outside_the_file_is_never_read(tmp_path):
                                 external=[(str(secret), 0, 8)])
     with pytest.raises(SavedFileError, match="w.h5.*outside the file"):
         _model().load_weights(path)
+
+
+def test_hostile_keras_archives(tmp_path):
+    import zipfile
+
+    weights = tmp_path / "w.weights.h5"
+    _model().save_weights(weights)
+    config = _model().to_json()
+
+    def archive(name, members):
+        path = tmp_path / name
+        with zipfile.ZipFile(path, "w") as z:
+            for member, data in members.items():
+                z.writestr(member, data)
+        return path
+
+    cases = {
+        "no_config.keras": ({"model.weights.h5": weights.read_bytes()}, "no 'config.json'"),
+        "list.keras": ({"config.json": "[]"}, "not a JSON object"),
+        "binary.keras": ({"config.json": b"\xff\xfe"}, "not UTF-8"),
+        "no_weights.keras": ({"config.json": config}, "no 'model.weights.h5'"),
+        "bad_weights.keras": ({"config.json": config, "model.weights.h5": b"garbage"},
+                              "not HDF5"),
+        "unknown.keras": ({"config.json": config.replace('"Dense"', '"Evil"')},
+                          "Unknown layer: 'Evil'"),
+    }
+    for name, (members, message) in cases.items():
+        with pytest.raises(SavedFileError, match=f"{name}.*{message}"):
+            hikeras.models.load_model(archive(name, members))
+    good = archive("good.keras", {"config.json": config, "model.weights.h5": weights.read_bytes()})
+    assert hikeras.models.load_model(good).count_params() == _model().count_params()

@@ -10,7 +10,13 @@ import pytest
 import hikeras
 from hikeras.saving import SavedFileError
 from hikeras.saving.sharded import parse_size
-from tests.saving.saving_models import assert_same_outputs, mlp, nested, randomize, sample_x
+from tests.saving.saving_models import (
+    assert_same_outputs,
+    mlp,
+    nested,
+    randomize,
+    sample_x,
+)
 
 
 def test_shards_respect_the_size_limit_and_round_trip(tmp_path):

@@ -201,3 +201,23 @@ def test_optimizer_state_travels_in_keras3_layout(tmp_path):
     model.train_on_batch(x, y)
     other.train_on_batch(x, y)
     assert_same_outputs(model, other, x)
+
+
+@pytest.mark.parametrize("suffix", SUFFIXES + ["_model.h5"])
+@pytest.mark.parametrize("kind", ["cnn", "rnn"])
+def test_conv_batchnorm_and_lstm_models_round_trip(tmp_path, suffix, kind):
+    from tests.fixtures.make_keras_fixtures import build, data
+
+    source = randomize(build(hikeras, kind))
+    path = tmp_path / f"m{suffix}"
+    if suffix == "_model.h5":
+        source.save(path)
+        target = hikeras.models.load_model(path)
+    else:
+        source.save_weights(path)
+        target = build(hikeras, kind)
+        target.load_weights(path)
+    for a, b in zip(source.weights, target.weights):
+        np.testing.assert_array_equal(a.value, b.value)
+    x, _ = data(kind)
+    np.testing.assert_array_equal(source.predict(x, verbose=0), target.predict(x, verbose=0))

@@ -144,3 +144,22 @@ def test_float64_models_train_in_float64():
         assert model.predict(x, verbose=0).dtype == np.float64
     finally:
         hikeras.backend.set_floatx("float32")
+
+
+def test_overridden_train_step_can_unpack_x_y():
+    seen = []
+
+    class Custom(hikeras.Model):
+        def train_step(self, data):
+            seen.append(len(data))  # (x, y) without sample weights, as in Keras
+            if len(data) == 2:
+                x, y = data
+            return super().train_step(data)
+
+    inputs = hikeras.Input((2,))
+    model = Custom(inputs, layers.Dense(1)(inputs))
+    model.compile(optimizer="sgd", loss="mse")
+    model.fit(np.ones((4, 2), "float32"), np.ones((4, 1), "float32"), batch_size=2, verbose=0)
+    model.fit(np.ones((4, 2), "float32"), np.ones((4, 1), "float32"), batch_size=4, verbose=0,
+              sample_weight=np.ones(4))
+    assert seen == [2, 2, 3]

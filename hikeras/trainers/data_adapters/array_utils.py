@@ -8,22 +8,7 @@ batch, for every kind of input.
 import numpy as np
 
 from ...utils import tree
-
-
-def unpack_x_y_sample_weight(data):
-    """Splits a batch `(x,)`, `(x, y)` or `(x, y, sample_weight)`."""
-    if isinstance(data, tuple):
-        if len(data) == 1:
-            return data[0], None, None
-        if len(data) == 2:
-            return data[0], data[1], None
-        if len(data) == 3:
-            return data
-        raise ValueError(
-            "Data should be (x,), (x, y) or (x, y, sample_weight). "
-            f"Received: a tuple of length {len(data)}"
-        )
-    return data, None, None
+from ...utils.batch_utils import pack_x_y_sample_weight, unpack_x_y_sample_weight  # noqa: F401
 
 
 def _as_array(x):
