@@ -22,6 +22,14 @@ class LoadReport:
         skipped: `(what, reason)` for saved weights/layers skipped on a mismatch.
         missing: paths of model variables the file had nothing for.
         unexpected: names of saved weights nothing in the model took.
+
+    >>> import os, tempfile, hikeras
+    >>> model = hikeras.Sequential([hikeras.Input((3,)), hikeras.layers.Dense(2)])
+    >>> path = os.path.join(tempfile.mkdtemp(), "w.weights.h5")
+    >>> model.save_weights(path)
+    >>> report = model.load_weights(path)
+    >>> report.matched
+    [('layers/dense/vars/0', 'dense/kernel'), ('layers/dense/vars/1', 'dense/bias')]
     """
 
     def __init__(self, source):
