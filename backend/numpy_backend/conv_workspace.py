@@ -1,61 +1,78 @@
-"""Reusable scratch buffers for the convolution and pooling kernels.
+"""Reusable scratch buffers for the convolution kernels.
 
 The im2col matrices and the other temporaries of a convolution are large and
 are needed again at the same shapes every training step. Allocating them
-afresh costs page faults on every step (numpy hands big arrays straight to the
-OS), so the kernels borrow them from this pool instead.
+afresh costs page faults on every step (numpy hands big arrays straight to
+the OS), so a kernel borrows them for the length of one call instead:
 
-A pooled buffer is free when nothing but the pool refers to it: every view
-of a numpy array keeps its base alive, so `sys.getrefcount` tells whether a
-buffer (or a view of it) is still held by a kernel, a recorded node or a
-user. A buffer is therefore never handed out twice at once, whatever keeps
-its data around.
+    with Workspace() as scratch:
+        cols = scratch((rows, width), np.float32)
+        ...                       # cols never leaves the call
+
+and they return to a small pool when the `with` block ends. Only a kernel's
+own temporaries come from here, never an array it returns.
 """
 
-import math
-import sys
 import threading
 
 import numpy as np
 
-# Buffers smaller than this come from malloc's free lists quickly anyway.
+# Smaller buffers come quickly from malloc's free lists anyway.
 _MIN_POOLED_BYTES = 1 << 20
 _MAX_PER_SHAPE = 2
 _MAX_POOLED_BYTES = 1 << 30
 
 _lock = threading.Lock()
-_pool = {}  # (shape, dtype) -> [array, ...]
+_free = {}  # (shape, dtype) -> [array, ...] not lent to any call
 _pooled_bytes = 0
 
-# References to a free buffer while `_is_free` looks at it: the pool's list,
-# the loop variable and `getrefcount`'s own argument.
-_FREE_REFCOUNT = 3
 
+class Workspace:
+    """Scratch buffers lent to one kernel call; a context manager.
 
-def workspace(shape, dtype):
-    """An uninitialised array of `shape` and `dtype` that nothing else is using."""
-    global _pooled_bytes
-    shape = tuple(int(d) for d in shape)
-    dtype = np.dtype(dtype)
-    nbytes = math.prod(shape) * dtype.itemsize
-    if nbytes < _MIN_POOLED_BYTES:
-        return np.empty(shape, dtype)
-    key = (shape, dtype)
-    with _lock:
-        buffers = _pool.setdefault(key, [])
-        for buf in buffers:
-            if sys.getrefcount(buf) == _FREE_REFCOUNT:
-                return buf
-        buf = np.empty(shape, dtype)
-        if len(buffers) < _MAX_PER_SHAPE and _pooled_bytes + nbytes <= _MAX_POOLED_BYTES:
-            buffers.append(buf)
-            _pooled_bytes += nbytes
+    Calling it returns an uninitialised array of the given shape and dtype
+    that no other call holds; leaving the `with` block gives every buffer
+    it lent back to the pool (within the pool's size limits).
+    """
+
+    def __init__(self):
+        self._lent = []
+
+    def __enter__(self):
+        return self
+
+    def __call__(self, shape, dtype):
+        global _pooled_bytes
+        shape = tuple(int(d) for d in shape)
+        dtype = np.dtype(dtype)
+        with _lock:
+            buffers = _free.get((shape, dtype))
+            buf = buffers.pop() if buffers else None
+            if buf is not None:
+                _pooled_bytes -= buf.nbytes
+        if buf is None:
+            buf = np.empty(shape, dtype)
+        self._lent.append(buf)
         return buf
+
+    def __exit__(self, *exc_info):
+        global _pooled_bytes
+        with _lock:
+            for buf in self._lent:
+                if buf.nbytes < _MIN_POOLED_BYTES:
+                    continue
+                buffers = _free.setdefault((buf.shape, buf.dtype), [])
+                if len(buffers) < _MAX_PER_SHAPE and _pooled_bytes + buf.nbytes <= \
+                        _MAX_POOLED_BYTES:
+                    buffers.append(buf)
+                    _pooled_bytes += buf.nbytes
+        self._lent.clear()
+        return False
 
 
 def clear_workspaces():
-    """Drops every pooled buffer (they are freed once no kernel holds them)."""
+    """Drops every pooled buffer that no call is using."""
     global _pooled_bytes
     with _lock:
-        _pool.clear()
+        _free.clear()
         _pooled_bytes = 0
