@@ -15,9 +15,9 @@ each chunk's gather, products, bias, activation and scatter run back to
 back on data that is still close in the cache hierarchy, the scratch memory
 stays bounded whatever the batch size (10,000-sample predictions included),
 and nothing as large as a whole batch's im2col matrix is kept between the
-forward and backward passes: the backward pass gathers each chunk again. Scratch buffers come
-from `conv_workspace`, so steady-state training allocates no large arrays
-beyond the outputs and gradients themselves.
+forward and backward passes: the backward pass gathers each chunk again. Scratch buffers are
+borrowed from `conv_workspace`, so steady-state training allocates no large
+arrays beyond the outputs and gradients themselves.
 """
 
 import itertools
@@ -28,7 +28,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import shape_rules as rules
-from .conv_workspace import workspace
+from .conv_workspace import Workspace
 
 # Bytes of im2col matrix per batch chunk. Smaller chunks stay in cache, but
 # every chunk costs a few BLAS calls, and with two BLAS threads each call
@@ -83,12 +83,12 @@ def _chunk(batch, row_bytes):
     return max(1, min(batch, CHUNK_BYTES // max(row_bytes, 1)))
 
 
-def _padded(x, geo):
-    """`x` with its zero padding, in a workspace (or `x` itself when unpadded)."""
+def _padded(x, geo, scratch):
+    """`x` with its zero padding, in a `scratch` buffer (or `x` itself when unpadded)."""
     if not any(lo or hi for lo, hi in geo.pads):
         return x
     shape = (x.shape[0],) + tuple(n + lo + hi for n, (lo, hi) in zip(x.shape[1:-1], geo.pads))
-    xp = workspace(shape + x.shape[-1:], x.dtype)
+    xp = scratch(shape + x.shape[-1:], x.dtype)
     xp.fill(0)
     xp[_interior(x.shape, geo)] = x
     return xp
@@ -144,7 +144,7 @@ class _InputGradient:
     # Per-tap products of fewer multiply-adds than this use the single product.
     PER_TAP_MIN = 1 << 24
 
-    def __init__(self, kernel, geo, step, out_spatial, cols):
+    def __init__(self, kernel, geo, step, out_spatial, cols, scratch):
         groups, per_group = geo.groups, kernel.shape[-2]
         self.geo, self.out_spatial, self.cols = geo, out_spatial, cols
         rows = step * math.prod(out_spatial)
@@ -152,8 +152,8 @@ class _InputGradient:
         if self.per_tap:  # (G, taps, Og, Cg); products laid out (taps, n, *out, G, Cg)
             self.kernel = np.ascontiguousarray(
                 kernel.reshape(geo.taps, per_group, groups, -1).transpose(2, 0, 3, 1))
-            self.taps = workspace((geo.taps, step) + out_spatial + (groups, per_group),
-                                  cols.dtype)
+            self.taps = scratch((geo.taps, step) + out_spatial + (groups, per_group),
+                                cols.dtype)
         else:  # (G, Og, taps * Cg); products laid out like `cols`
             self.kernel = _grouped_kernel(kernel, geo).transpose(0, 2, 1)
 
@@ -213,21 +213,22 @@ def conv_forward(x, kernel, geo, epilogue=None):
     filters = kernel.shape[-1]
     dtype = np.result_type(x, kernel)
     y = np.empty((n,) + out_spatial + (filters,), dtype)
-    rows = math.prod(out_spatial)
     width = geo.taps * x.shape[-1] // groups
-    step = _chunk(n, rows * width * groups * dtype.itemsize)
+    step = _chunk(n, math.prod(out_spatial) * width * groups * dtype.itemsize)
     kmat = _grouped_kernel(kernel, geo)
-    xp = _padded(x, geo)
-    cols = workspace((step,) + out_spatial + (groups,) + geo.window
-                     + (x.shape[-1] // groups,), dtype)
-    for start in range(0, n, step):
-        stop = min(start + step, n)
-        c = cols[:stop - start]
-        _im2col(xp[start:stop], geo, out_spatial, c)
-        yc = y[start:stop].reshape(-1, groups, filters // groups)
-        _matmul(c.reshape(-1, groups, width).transpose(1, 0, 2), kmat, yc.transpose(1, 0, 2))
-        if epilogue is not None:
-            epilogue(yc.reshape(-1, filters))
+    with Workspace() as scratch:
+        xp = _padded(x, geo, scratch)
+        cols = scratch((step,) + out_spatial + (groups,) + geo.window
+                       + (x.shape[-1] // groups,), dtype)
+        for start in range(0, n, step):
+            stop = min(start + step, n)
+            c = cols[:stop - start]
+            _im2col(xp[start:stop], geo, out_spatial, c)
+            yc = y[start:stop].reshape(-1, groups, filters // groups)
+            _matmul(c.reshape(-1, groups, width).transpose(1, 0, 2), kmat,
+                    yc.transpose(1, 0, 2))
+            if epilogue is not None:
+                epilogue(yc.reshape(-1, filters))
     return y
 
 
@@ -241,26 +242,40 @@ def conv_backward(dy, kernel, geo, x=None, input_shape=None, prologue=None):
     reaches the product (e.g. through a fused activation) as a (rows,
     filters) array.
     """
+    groups, filters = geo.groups, kernel.shape[-1]
+    channels = kernel.shape[-2] * groups
+    dtype = np.result_type(dy, kernel) if x is None else np.result_type(dy, kernel, x)
+    dk = None if x is None else np.zeros((groups, geo.taps * channels // groups,
+                                          filters // groups), dtype)
+    dx = None if input_shape is None else np.empty(input_shape, dtype)
+    with Workspace() as scratch:
+        _backward_chunks(dy, kernel, geo, x, dk, dx, prologue, dtype, scratch)
+    if dk is not None:
+        dk = dk.reshape((groups,) + geo.window + (channels // groups, filters // groups))
+        order = tuple(range(1, geo.rank + 2)) + (0, geo.rank + 2)
+        dk = dk.transpose(order).reshape(kernel.shape)
+    return dx, dk
+
+
+def _backward_chunks(dy, kernel, geo, x, dk, dx, prologue, dtype, scratch):
+    """Accumulates `conv_backward`'s gradients into `dk` and/or `dx`, chunk by chunk."""
     n, groups = dy.shape[0], geo.groups
     out_spatial = dy.shape[1:-1]
     filters = kernel.shape[-1]
     channels = kernel.shape[-2] * groups
-    dtype = np.result_type(dy, kernel) if x is None else np.result_type(dy, kernel, x)
     width = geo.taps * channels // groups
     step = _chunk(n, math.prod(out_spatial) * width * groups * dtype.itemsize)
     # one im2col-shaped buffer: the gathered windows, then (maybe) their gradients
-    cols = workspace((step,) + out_spatial + (groups,) + geo.window + (channels // groups,),
-                     dtype)
-    dk = dxp = dx = None
-    if x is not None:
-        xp = _padded(x, geo)
-        dk = np.zeros((groups, width, filters // groups), dtype)
-    if input_shape is not None:
-        padded_shape = tuple(d + lo + hi for d, (lo, hi) in zip(input_shape[1:-1], geo.pads))
-        dx = np.empty(input_shape, dtype)
-        if padded_shape != tuple(input_shape[1:-1]):
-            dxp = workspace((step,) + padded_shape + (channels,), dtype)
-        input_gradient = _InputGradient(kernel, geo, step, out_spatial, cols)
+    cols = scratch((step,) + out_spatial + (groups,) + geo.window + (channels // groups,),
+                   dtype)
+    if dk is not None:
+        xp = _padded(x, geo, scratch)
+    dxp = None
+    if dx is not None:
+        padded_shape = tuple(d + lo + hi for d, (lo, hi) in zip(dx.shape[1:-1], geo.pads))
+        if padded_shape != dx.shape[1:-1]:
+            dxp = scratch((step,) + padded_shape + (channels,), dtype)
+        input_gradient = _InputGradient(kernel, geo, step, out_spatial, cols, scratch)
     for start in range(0, n, step):
         stop = min(start + step, n)
         g = prologue(start, stop) if prologue else dy[start:stop].reshape(-1, filters)
@@ -274,9 +289,4 @@ def conv_backward(dy, kernel, geo, x=None, input_shape=None, prologue=None):
             d.fill(0)
             input_gradient.add_to(g, d)
             if dxp is not None:
-                dx[start:stop] = d[_interior(input_shape, geo)]
-    if dk is not None:
-        dk = dk.reshape((groups,) + geo.window + (channels // groups, filters // groups))
-        order = tuple(range(1, geo.rank + 2)) + (0, geo.rank + 2)
-        dk = dk.transpose(order).reshape(kernel.shape)
-    return dx, dk
+                dx[start:stop] = d[_interior(dx.shape, geo)]

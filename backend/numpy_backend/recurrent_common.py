@@ -7,11 +7,14 @@ a step runs on contiguous memory, and the recurrent product is one GEMM,
 `recurrent_kernel.T @ h`. Arrays over the whole sequence are stacked along a
 leading step axis in processing order (reversed input for `go_backwards`).
 
-The input projection and the kernel gradients are large GEMMs over chunks of
-`CHUNK` steps, interleaved with the time loop so that each chunk's arrays are
-still in cache: before a forward chunk, `kernel.T @ x_t` for its steps; after
-a backward chunk, its gate gradients flattened to `(rows, k * B)` times its
-inputs/states flattened to `(k * B, features)`, summed over chunks.
+The input and kernel gradients are large GEMMs over chunks of `CHUNK` steps,
+interleaved with the backward time loop so that each chunk's arrays are still
+in cache (and run on a helper thread when a core is free, see
+`recurrent_threads`): a chunk's gate gradients flattened to `(rows, k * B)`
+times its inputs/states flattened to `(k * B, features)`, summed over chunks.
+In the forward pass, LSTM and SimpleRNN fold the input projection into each
+step's GEMM; GRU, whose candidate gate keeps input and recurrent parts apart,
+projects a chunk of inputs before running its steps.
 
 Masks follow Keras: a masked step leaves the states unchanged; its output is
 the previous step's output (zeros before any unmasked step), or zeros with
@@ -26,8 +29,7 @@ from .. import shape_rules as rules
 from ..tensor import SymbolicTensor
 from .recurrent_threads import submit
 
-# Steps per chunk: the input projection is computed, and the kernel gradients
-# accumulated, a chunk at a time, while the chunk's arrays are still in cache.
+# Steps per chunk of the input projection (GRU) and of the gradient GEMMs.
 CHUNK = 10
 
 

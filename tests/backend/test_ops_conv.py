@@ -226,3 +226,20 @@ def test_bad_shapes():
     with pytest.raises(ValueError, match="output_padding must be smaller than strides"):
         apply("conv_transpose", np.ones((1, 4, 2)), np.ones((3, 1, 2)), strides=2,
               output_padding=2)
+
+
+def test_workspace_lends_a_buffer_to_one_call_at_a_time():
+    from hikeras.backend.numpy_backend.conv_workspace import Workspace, clear_workspaces
+
+    clear_workspaces()
+    shape = (512, 1024)  # 2 MB of float32: large enough to be pooled
+    with Workspace() as outer:
+        first = outer(shape, "float32")
+        with Workspace() as inner:
+            second = inner(shape, "float32")
+            assert not np.shares_memory(first, second)
+    with Workspace() as later:
+        reused = later(shape, "float32")
+        again = later(shape, "float32")
+    assert any(reused is b for b in (first, second)) and again is not reused
+    clear_workspaces()
