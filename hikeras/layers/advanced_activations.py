@@ -33,6 +33,7 @@ class ReLU(Layer):
 
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
         super().__init__(**kwargs)
+        self.supports_masking = True  # passes the input's mask on, as Keras
         self.max_value = _non_negative("ReLU", "max_value", max_value, allow_none=True)
         self.negative_slope = _non_negative("ReLU", "negative_slope", negative_slope)
         self.threshold = _non_negative("ReLU", "threshold", threshold)
@@ -64,6 +65,7 @@ class LeakyReLU(Layer):
         if "alpha" in kwargs:
             negative_slope = kwargs.pop("alpha")
         super().__init__(**kwargs)
+        self.supports_masking = True  # passes the input's mask on, as Keras
         self.negative_slope = _non_negative("LeakyReLU", "negative_slope", negative_slope)
 
     def call(self, inputs):
@@ -99,6 +101,7 @@ class PReLU(Layer):
     def __init__(self, alpha_initializer="zeros", alpha_regularizer=None,
                  alpha_constraint=None, shared_axes=None, **kwargs):
         super().__init__(**kwargs)
+        self.supports_masking = True  # passes the input's mask on, as Keras
         self.alpha_initializer = initializers.get(alpha_initializer)
         self.alpha_regularizer = regularizers.get(alpha_regularizer)
         self.alpha_constraint = constraints.get(alpha_constraint)
@@ -162,6 +165,7 @@ class ELU(Layer):
 
     def __init__(self, alpha=1.0, **kwargs):
         super().__init__(**kwargs)
+        self.supports_masking = True  # passes the input's mask on, as Keras
         self.alpha = float(alpha)
 
     def call(self, inputs):

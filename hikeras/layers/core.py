@@ -35,6 +35,7 @@ class Dense(Layer):
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
         super().__init__(**kwargs)
+        self.supports_masking = True  # passes the input's mask on, as Keras
         if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
             raise ValueError(f"units must be a positive integer. Received: units={units!r}")
         self.units = units
@@ -96,6 +97,7 @@ class Activation(Layer):
 
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
+        self.supports_masking = True  # passes the input's mask on, as Keras
         self.activation = activations.get(activation)
 
     def call(self, inputs):
@@ -239,6 +241,10 @@ class Identity(Layer):
     >>> Identity()(np.arange(3.0)).tolist()
     [0.0, 1.0, 2.0]
     """
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.supports_masking = True  # passes the input's mask on, as Keras
 
     def call(self, inputs):
         return inputs

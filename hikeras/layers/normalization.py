@@ -21,6 +21,7 @@ class _AffineNormalization(Layer):
                  gamma_initializer="ones", beta_regularizer=None, gamma_regularizer=None,
                  beta_constraint=None, gamma_constraint=None, **kwargs):
         super().__init__(**kwargs)
+        self.supports_masking = True  # passes the input's mask on, as Keras
         self.center = bool(center)
         self.scale = bool(scale)
         self.beta_initializer = initializers.get(beta_initializer)
@@ -360,6 +361,7 @@ class UnitNormalization(Layer):
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
+        self.supports_masking = True  # passes the input's mask on, as Keras
         self.axis = _axis_argument("UnitNormalization", axis)
 
     def call(self, inputs):

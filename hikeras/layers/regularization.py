@@ -21,6 +21,7 @@ class Dropout(Layer):
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
+        self.supports_masking = True  # passes the input's mask on, as Keras
         if not 0 <= rate < 1:
             raise ValueError(f"rate must be in [0, 1). Received: rate={rate!r}")
         self.rate = float(rate)

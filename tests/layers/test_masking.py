@@ -152,3 +152,28 @@ def test_direct_layer_calls_take_an_explicit_mask():
     unmasked = lstm(vectors)
     np.testing.assert_allclose(explicit[0], lstm(vectors[:1, :3])[0], rtol=1e-5, atol=1e-6)
     assert not np.allclose(explicit[0], unmasked[0])
+
+
+def test_mask_passes_through_dense_dropout_and_normalization():
+    import numpy as np
+
+    import hikeras
+    from hikeras import layers
+
+    ids = np.array([[3, 1, 0, 0], [2, 2, 2, 0]])
+    inputs = hikeras.Input((4,), dtype="int32")
+    x = layers.Embedding(5, 3, mask_zero=True)(inputs)
+    x = layers.Dropout(0.1)(x)
+    x = layers.Dense(3, activation="relu")(x)
+    x = layers.LayerNormalization()(x)
+    x = layers.BatchNormalization()(x)
+    outputs = layers.LSTM(2)(x)
+    model = hikeras.Model(inputs, outputs)
+    assert x._keras_mask is not None
+    # Padding does not change the LSTM's final output: the mask reached it.
+    padded = np.array([[3, 1, 0, 0, 0, 0]])
+    longer = hikeras.Input((6,), dtype="int32")
+    y = longer
+    for layer in model.layers[1:]:
+        y = layer(y)
+    np.testing.assert_allclose(hikeras.Model(longer, y)(padded), model(ids[:1]), rtol=1e-5)
