@@ -165,15 +165,18 @@ class Variable(Tensor):
         value: initial array (copied).
         name: short name, e.g. `"kernel"`.
         trainable: whether optimizers update it.
+        path: the name qualified by its owner, e.g. `"dense/kernel"`.
+        constraint: callable mapping the updated array to its projection.
     """
 
-    __slots__ = ("name", "_trainable", "path")
+    __slots__ = ("name", "_trainable", "path", "constraint")
 
-    def __init__(self, value, name="variable", trainable=True, path=None):
+    def __init__(self, value, name="variable", trainable=True, path=None, constraint=None):
         super().__init__(np.array(value), new_ref() if trainable else None)
         self.name = name
         self.path = path or name
         self._trainable = bool(trainable)
+        self.constraint = constraint  # projection optimizers apply after each update
 
     @property
     def trainable(self):

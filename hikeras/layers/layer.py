@@ -19,7 +19,7 @@ import threading
 
 import numpy as np
 
-from .. import backend, initializers, regularizers
+from .. import backend, constraints, initializers, regularizers
 from ..backend import SymbolicTensor, Variable
 from ..utils import tree
 from .input_spec import check_input_spec
@@ -117,7 +117,6 @@ class Layer:
         self.activity_regularizer = None
         self._activity_losses = []
         self._added_losses = []  # from add_loss during the latest call
-        self._constraints = {}  # variable ref-independent id -> constraint
         self._inbound_nodes = []
         self._build_shapes = None
         self._batch_input_shape = _declared_input_shape(kwargs)
@@ -191,8 +190,7 @@ class Layer:
             self._non_trainable_variables.append(var)
         if regularizer is not None:
             self._regularized.append((var, regularizers.get(regularizer)))
-        if constraint is not None:
-            self._constraints[id(var)] = constraint
+        var.constraint = constraints.get(constraint)
         return var
 
     @property
@@ -325,13 +323,6 @@ class Layer:
         self._added_losses = []
         for layer in self._layers:
             layer._clear_added_losses()
-
-    def _weight_constraints(self):
-        """(variable, constraint) pairs of this layer and its sublayers."""
-        pairs = [(v, self._constraints[id(v)]) for v in self.weights if id(v) in self._constraints]
-        for layer in self._layers:
-            pairs.extend(layer._weight_constraints())
-        return pairs
 
     # ------------------------------------------------------------------ calling
     def build(self, input_shape):

@@ -341,6 +341,9 @@ class Optimizer:
             learning_rate = self._current_learning_rate()
             self._apply_weight_decay(variables, learning_rate)
             self._update_variables(grads, variables, learning_rate)
+            for variable in variables:
+                if getattr(variable, "constraint", None) is not None:
+                    variable.assign(variable.constraint(variable.value))
         if self.use_ema:
             self._update_averages()
         self._iterations.value += 1

@@ -4,7 +4,7 @@ One training step, as data flows: a batch of arrays -> `model(x,
 training=True)` under a `GradientTape` -> compiled loss plus regularisation
 -> executor backward -> gradients of the trainable weights (frozen layers
 record nothing, so they cost nothing) -> in-place optimizer update ->
-constraints -> metric states -> logs for the callbacks.
+constraints (applied by the optimizer) -> metric states -> logs for the callbacks.
 """
 
 import itertools
@@ -182,8 +182,6 @@ class Trainer:
         if self.distribute_strategy is not None:  # averaged over the ranks
             grads = self.distribute_strategy.reduce_gradients(grads)
         self.optimizer.apply_gradients(zip(grads, variables))
-        for var, constraint in self._weight_constraints():
-            var.assign(constraint(var.value))
         self._loss_tracker.update_state(float(np.asarray(loss)),
                                         sample_weight=_batch_size(x))
         return self.compute_metrics(x, y, y_pred, sample_weight)

@@ -261,3 +261,21 @@ def test_registered_schedule_round_trips_through_config():
     rebuilt = optimizers.deserialize(config)
     assert isinstance(rebuilt._learning_rate, InverseTime)
     assert math.isclose(rebuilt.learning_rate, 0.1)
+
+
+def test_optimizer_applies_variable_constraints_in_custom_loops():
+    import numpy as np
+
+    import hikeras
+    from hikeras import layers
+
+    layer = layers.Dense(2, kernel_constraint=hikeras.constraints.NonNeg())
+    layer(np.ones((1, 3), "float32"))
+    optimizer = hikeras.optimizers.SGD(1.0)
+    with hikeras.GradientTape() as tape:
+        loss = hikeras.ops.sum(layer(np.ones((1, 3), "float32")))
+    grads = tape.gradient(loss, layer.trainable_weights)
+    optimizer.apply_gradients(zip(grads, layer.trainable_weights))
+    # Each kernel entry dropped by 1.0; NonNeg clipped the negatives to 0.
+    assert layer.kernel.numpy().min() == 0.0
+    assert layer.kernel.constraint is not None and layer.bias.constraint is None
