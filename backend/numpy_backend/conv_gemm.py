@@ -118,11 +118,12 @@ def _im2col(xp, geo, out_spatial, cols):
 
 
 def _col2im(addends, geo, out_spatial, dxp):
-    """Adds each tap's input gradient, `addends` in tap order, into padded `dxp`.
+    """Sets padded `dxp` to the sum of each tap's input gradient, `addends` in tap order.
 
     An addend is laid out (n, *out, G, Cg): the gradient every window sends
     back through that tap.
     """
+    dxp.fill(0)
     grouped = dxp.reshape(dxp.shape[:-1] + (geo.groups, -1))  # a view: dxp is contiguous
     for addend, tap in zip(addends, itertools.product(*(range(k) for k in geo.window))):
         index = (slice(None),) + tuple(
@@ -157,8 +158,8 @@ class _InputGradient:
         else:  # (G, Og, taps * Cg); products laid out like `cols`
             self.kernel = _grouped_kernel(kernel, geo).transpose(0, 2, 1)
 
-    def add_to(self, g, dxp):
-        """Adds the input gradient of output gradient `g` (G, rows, Og) into `dxp`."""
+    def write_to(self, g, dxp):
+        """Writes the input gradient of output gradient `g` (G, rows, Og) into `dxp`."""
         n, groups, geo = dxp.shape[0], self.geo.groups, self.geo
         if self.per_tap:
             taps = self.taps[:, :n]
@@ -286,7 +287,6 @@ def _backward_chunks(dy, kernel, geo, x, dk, dx, prologue, dtype, scratch):
             _add_kernel_product(c.reshape(-1, groups, width).transpose(1, 0, 2), g, dk)
         if dx is not None:
             d = dx[start:stop] if dxp is None else dxp[:stop - start]
-            d.fill(0)
-            input_gradient.add_to(g, d)
+            input_gradient.write_to(g, d)
             if dxp is not None:
                 dx[start:stop] = d[_interior(dx.shape, geo)]

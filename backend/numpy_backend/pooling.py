@@ -83,7 +83,7 @@ def _interior(shape, pads):
 
 
 def _scatter(shape, pads, pool, steps, counts, dtype, route):
-    """The input gradient, from `route(tap_number, target, accumulate)`.
+    """The input gradient, from `route(tap_number, target, accumulate)`, called in tap order.
 
     `route` writes (or, with `accumulate`, adds) the gradient that tap
     receives from every window into `target`, a strided view of the result.
@@ -131,9 +131,9 @@ def _max_pool_vjp(node, g):
     pool, steps, pads, counts = _window("max_pool", x.shape, attrs["pool_size"],
                                         attrs.get("strides"), attrs.get("padding", "valid"))
     xp = _padded(x, pads, _lowest(x.dtype))
+    taps = list(_taps(pool, steps, counts))
     unrouted = g.copy()  # the gradient of outputs whose winner is not found yet
     hit = np.empty(out.shape, bool)
-    taps = list(_taps(pool, steps, counts))
 
     def route(number, target, accumulate):
         np.equal(xp[taps[number]], out, out=hit)
