@@ -3,7 +3,6 @@
 import json
 import os
 
-import h5py
 import numpy as np
 
 from ..distribute.scope import is_chief, wait_for_chief
@@ -81,6 +80,8 @@ class BackupAndRestore(Callback):
 
     def _restore(self):
         try:
+            import h5py  # imported on use: `import hikeras` stays light
+
             with h5py.File(self.path, "r") as f:
                 if f.attrs.get("format") != _FORMAT:
                     raise ValueError("it is not a hikeras training backup")
@@ -158,6 +159,8 @@ class BackupAndRestore(Callback):
         opt = self.model.optimizer
         state = {"epoch": epoch, "step": step, "rng": ts.rng_states(self.model),
                  "shuffle_rng": self._shuffle_state}
+        import h5py  # imported on use: `import hikeras` stays light
+
         with atomic_write(self.path) as tmp, h5py.File(tmp, "w") as f:
             f.attrs["format"] = _FORMAT
             ts.write_arrays(f.create_group("weights"), self.model.get_weights())
