@@ -8,6 +8,7 @@ from ..saving.object_registration import get_registered_name, get_registered_obj
 from ..utils import tree
 from .input_spec import InputSpec
 from .layer import Layer
+from .weight_options import serialize_weight_options
 
 
 class Dense(Layer):
@@ -81,13 +82,7 @@ class Dense(Layer):
             "units": self.units,
             "activation": activations.serialize(self.activation),
             "use_bias": self.use_bias,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
+            **serialize_weight_options(self),
         })
         return config
 

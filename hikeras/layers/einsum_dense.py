@@ -4,6 +4,7 @@ import re
 
 from .. import activations, backend, constraints, initializers, regularizers
 from .layer import Layer
+from .weight_options import serialize_weight_options
 
 _SPEC = r"[a-zA-Z]+"
 _FORMS = (  # (pattern, where the equation elides axes with "...")
@@ -171,12 +172,6 @@ class EinsumDense(Layer):
             "equation": self.equation,
             "activation": activations.serialize(self.activation),
             "bias_axes": self.bias_axes,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
+            **serialize_weight_options(self),
         })
         return config
