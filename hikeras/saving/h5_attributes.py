@@ -17,6 +17,19 @@ from .file_errors import file_error
 
 HDF5_OBJECT_HEADER_LIMIT = 64512
 _MAX_JSON_DEPTH = 100
+# Far above any real config or name list; a corrupt header declaring more must
+# not make h5py allocate (or page through) gigabytes before we can object.
+_MAX_ATTRIBUTE_BYTES = 256 * 2**20
+
+
+def _read_attribute(attrs, name, where):
+    """`attrs[name]`, refusing attributes whose declared size is absurd."""
+    attr_id = attrs.get_id(name)
+    count = int(np.prod(attr_id.shape, dtype=np.float64)) if attr_id.shape else 1
+    declared = count * attr_id.dtype.itemsize
+    if declared > _MAX_ATTRIBUTE_BYTES:
+        raise file_error(where, f"declares {declared} bytes; the file is corrupt")
+    return attrs[name]
 
 
 def _decode(value, where):
@@ -39,11 +52,11 @@ def read_string_list(group, name, source):
     attrs = group.attrs
     where = f"The file '{source}': attribute '{name}' of '{group.name}'"
     if name in attrs:
-        chunks = [attrs[name]]
+        chunks = [_read_attribute(attrs, name, where)]
     elif f"{name}0" in attrs:
         chunks, i = [], 0
         while f"{name}{i}" in attrs:
-            chunks.append(attrs[f"{name}{i}"])
+            chunks.append(_read_attribute(attrs, f"{name}{i}", where))
             i += 1
     else:
         raise file_error(source, f"has no attribute '{name}' on '{group.name}'")
@@ -84,7 +97,7 @@ def read_string(attrs, name, source, default=None):
     """A scalar string attribute (bytes or str), or `default` when absent."""
     if name not in attrs:
         return default
-    value = attrs[name]
+    value = _read_attribute(attrs, name, f"The file '{source}': attribute '{name}'")
     if isinstance(value, np.ndarray) and value.shape == ():
         value = value[()]
     return _decode(value, f"The file '{source}': attribute '{name}'")
