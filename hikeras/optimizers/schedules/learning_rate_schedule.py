@@ -48,7 +48,29 @@ class LearningRateSchedule:
         return cls(**config)
 
 
-class ExponentialDecay(LearningRateSchedule):
+class _RateDecay(LearningRateSchedule):
+    """Shared by decays of `initial_learning_rate` driven by `step / decay_steps`."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase, name):
+        _check_positive(decay_steps, "decay_steps")
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = decay_steps
+        self.decay_rate = decay_rate
+        self.staircase = staircase
+        self.name = name
+
+    def _progress(self, step):
+        """`step / decay_steps` in float32, floored when `staircase`."""
+        p = _F32(step) / _F32(self.decay_steps)
+        return np.floor(p) if self.staircase else p
+
+    def get_config(self):
+        return {"initial_learning_rate": self.initial_learning_rate,
+                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
+                "staircase": self.staircase, "name": self.name}
+
+
+class ExponentialDecay(_RateDecay):
     """`initial_learning_rate * decay_rate ** (step / decay_steps)`.
 
     Args:
@@ -64,23 +86,11 @@ class ExponentialDecay(LearningRateSchedule):
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
                  name="ExponentialDecay"):
-        _check_positive(decay_steps, "decay_steps")
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = decay_steps
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
+        super().__init__(initial_learning_rate, decay_steps, decay_rate, staircase, name)
 
     def __call__(self, step):
-        p = _F32(step) / _F32(self.decay_steps)
-        if self.staircase:
-            p = np.floor(p)
+        p = self._progress(step)
         return _F32(self.initial_learning_rate) * np.power(_F32(self.decay_rate), p)
-
-    def get_config(self):
-        return {"initial_learning_rate": self.initial_learning_rate,
-                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
-                "staircase": self.staircase, "name": self.name}
 
 
 class PiecewiseConstantDecay(LearningRateSchedule):
@@ -159,7 +169,7 @@ class PolynomialDecay(LearningRateSchedule):
                 "power": self.power, "cycle": self.cycle, "name": self.name}
 
 
-class InverseTimeDecay(LearningRateSchedule):
+class InverseTimeDecay(_RateDecay):
     """`initial_learning_rate / (1 + decay_rate * step / decay_steps)`.
 
     Args:
@@ -175,23 +185,11 @@ class InverseTimeDecay(LearningRateSchedule):
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
                  name="InverseTimeDecay"):
-        _check_positive(decay_steps, "decay_steps")
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = decay_steps
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
+        super().__init__(initial_learning_rate, decay_steps, decay_rate, staircase, name)
 
     def __call__(self, step):
-        p = _F32(step) / _F32(self.decay_steps)
-        if self.staircase:
-            p = np.floor(p)
+        p = self._progress(step)
         return _F32(self.initial_learning_rate) / (_F32(1.0) + _F32(self.decay_rate) * p)
-
-    def get_config(self):
-        return {"initial_learning_rate": self.initial_learning_rate,
-                "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
-                "staircase": self.staircase, "name": self.name}
 
 
 def _cosine(fraction, alpha):
