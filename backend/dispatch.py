@@ -9,6 +9,7 @@ Depending on its inputs an op is evaluated three ways:
   (the fast path used by inference).
 """
 
+import contextlib
 import threading
 
 import numpy as np
@@ -37,6 +38,22 @@ def active_tapes():
     if tapes is None:
         tapes = _local.tapes = []
     return tapes
+
+
+@contextlib.contextmanager
+def recording_on(tapes):
+    """Makes `tapes` the recording tapes of this thread for the enclosed code.
+
+    A backward pass runs inside it: with no tapes, its ops run unrecorded on
+    plain arrays; with the tapes that should see the gradient computation
+    (nested tapes), its ops are recorded so the gradient can be differentiated.
+    """
+    previous = active_tapes()
+    _local.tapes = list(tapes)
+    try:
+        yield
+    finally:
+        _local.tapes = previous
 
 
 def set_op_table(table):
@@ -131,6 +148,7 @@ def _record(op, values, refs, attrs, tapes):
         tuple(o.shape for o in outs),
         tuple(o.dtype for o in outs),
     )
+    node.shared = len(tapes) > 1
     for tape in tapes:
         tape.record(node)
     wrapped = tuple(Tensor(o, r) for o, r in zip(outs, node.output_refs))

@@ -29,6 +29,11 @@ class Op:
         vjp: `vjp(node, grad)` returning one gradient (or `None`) per input;
             `grad` is a tuple when the op has several outputs. `None` for ops
             that are not differentiable (argmax, comparisons, casts to int).
+        traced_vjp: a VJP written only with registered ops and tensor
+            operators, so that when a gradient is itself differentiated
+            (nested tapes) the ops it runs are recorded; it receives
+            `node.traced()`, whose saved arrays are tracked `Tensor`s. `None`
+            when the op supports first-order gradients only.
         shape_rule: `shape_rule(*specs, **attrs)` returning the output spec(s);
             specs have `.shape` (with `None` for unknown dims) and `.dtype`.
         save_inputs / save_outputs: indices of the inputs/outputs the VJP reads.
@@ -40,7 +45,7 @@ class Op:
 
     __slots__ = (
         "name", "forward", "vjp", "shape_rule", "save_inputs", "save_outputs",
-        "num_outputs", "residual", "differentiable",
+        "num_outputs", "residual", "differentiable", "traced_vjp",
     )
 
     def __init__(self, name, forward, shape_rule, *, save_inputs=(), save_outputs=(),
@@ -48,6 +53,7 @@ class Op:
         self.name = name
         self.forward = forward
         self.vjp = None
+        self.traced_vjp = None
         self.shape_rule = shape_rule
         self.save_inputs = tuple(save_inputs)
         self.save_outputs = tuple(save_outputs)
@@ -55,11 +61,33 @@ class Op:
         self.residual = residual
         self.differentiable = differentiable
 
-    def defvjp(self, fn):
-        """Decorator that attaches the VJP to this op; returns `fn` unchanged."""
+    def defvjp(self, fn=None, *, traceable=False):
+        """Decorator that attaches the VJP to this op; returns `fn` unchanged.
+
+        `@op.defvjp(traceable=True)` declares that `fn` uses only registered
+        ops and tensor operators (never numpy on its inputs or in place), so
+        it also serves as the op's `traced_vjp`: one definition for first-
+        and higher-order gradients.
+        """
+        if fn is None:
+            return lambda f: self.defvjp(f, traceable=traceable)
         if not self.differentiable:
             raise ValueError(f"Op '{self.name}' is declared non-differentiable.")
         self.vjp = fn
+        if traceable:
+            self.traced_vjp = fn
+        return fn
+
+    def deftracedvjp(self, fn):
+        """Decorator attaching a traced VJP beside a faster numpy-only `vjp`.
+
+        For ops whose first-order VJP is tuned with in-place numpy (fused
+        layers): this second form, written with registered ops, is used only
+        when the gradient is itself being differentiated.
+        """
+        if self.vjp is None:
+            raise ValueError(f"Op '{self.name}' needs its VJP before a traced VJP.")
+        self.traced_vjp = fn
         return fn
 
     def __call__(self, *arrays, **attrs):

@@ -9,12 +9,22 @@ Usage mirrors TensorFlow's tape, which Keras users know:
 Trainable `Variable`s are tracked automatically; other tensors and numpy
 arrays are tracked after `tape.watch(x)`. The recorded nodes are handed to
 the executor, the same engine the training step uses.
+
+A gradient computed while another tape records (or inside its own
+persistent tape) is itself recorded, so tapes nest for second-order
+derivatives:
+
+    with GradientTape() as outer:
+        with GradientTape() as inner:
+            y = f(x)
+        dy_dx = inner.gradient(y, x)
+    d2y_dx2 = outer.gradient(dy_dx, x)
 """
 
 import numpy as np
 
 from . import executor
-from .dispatch import active_tapes
+from .dispatch import active_tapes, recording_on
 from .tensor import Tensor, new_ref
 
 
@@ -56,8 +66,11 @@ class GradientTape:
             if tensor.ref is None:
                 tensor.ref = new_ref()
         elif isinstance(tensor, np.ndarray):
-            if id(tensor) not in self._watched:
-                self._watched[id(tensor)] = (new_ref(), tensor)
+            if self.watched_ref(tensor) is None:
+                # One array watched by nested tapes is one tensor to all of them.
+                shared = (t.watched_ref(tensor) for t in active_tapes())
+                ref = next((r for r in shared if r is not None), None) or new_ref()
+                self._watched[id(tensor)] = (ref, tensor)
         else:
             raise TypeError(
                 "GradientTape.watch expects a Tensor, a Variable or a numpy array. "
@@ -108,13 +121,16 @@ class GradientTape:
         target_ref = target.ref if isinstance(target, Tensor) else None
         results = {}
         if target_ref is not None:
-            value = target.value
-            seed = (np.ones_like(value) if output_gradients is None
-                    else np.asarray(output_gradients, dtype=value.dtype))
-            results = executor.backward(
-                self._nodes, target_ref, seed, [r for r in refs if r is not None],
-                retain=self.persistent,
-            )
+            # Tapes still recording see the gradient computation (this one too
+            # when persistent, since it may differentiate the result again).
+            recorders = [t for t in active_tapes() if t is not self or self.persistent]
+            with recording_on(recorders):
+                results = executor.backward(
+                    self._nodes, target_ref,
+                    _seed(target, output_gradients, tracked=bool(recorders)),
+                    [r for r in refs if r is not None],
+                    retain=self.persistent, create_graph=bool(recorders),
+                )
         if not self.persistent:
             self._nodes = []
         grads = []
@@ -129,24 +145,46 @@ class GradientTape:
                 # each distinct source its own array, since callers may update
                 # gradients in place.
                 if id(g) in handed_out:
-                    g = g.copy()
+                    g = Tensor(g.value.copy(), g.ref) if isinstance(g, Tensor) else g.copy()
                 handed_out.add(id(g))
             grads.append(g)
         return rebuild(grads)
 
 
+def _seed(target, output_gradients, tracked):
+    """The gradient seeding `target`: ones, or the given one (kept as a `Tensor`
+    when the gradient computation is recorded, so it is differentiable too)."""
+    value = target.value
+    if output_gradients is None:
+        return np.ones_like(value)
+    if tracked and isinstance(output_gradients, Tensor):
+        return output_gradients
+    if isinstance(output_gradients, Tensor):
+        output_gradients = output_gradients.value
+    return np.asarray(output_gradients, dtype=value.dtype)
+
+
 def _match_shape(g, source):
+    if isinstance(g, Tensor):  # a tracked gradient, to be differentiated again
+        if not g.value.flags.writeable:
+            g = Tensor(g.value.copy(), g.ref)
+        _check_shape(g.value, source)
+        return g
     g = np.asarray(g)
-    if g.shape != tuple(source.shape):
-        raise RuntimeError(
-            f"Internal error: a gradient of shape {g.shape} was computed for a source of "
-            f"shape {tuple(source.shape)}; an op's VJP returned a wrongly shaped gradient."
-        )
+    _check_shape(g, source)
     if not g.flags.writeable:
         # VJPs may return read-only broadcast views (sum, mean, broadcast_to);
         # callers such as optimizers may scale gradients in place.
         g = g.copy()
     return g
+
+
+def _check_shape(g, source):
+    if g.shape != tuple(source.shape):
+        raise RuntimeError(
+            f"Internal error: a gradient of shape {g.shape} was computed for a source of "
+            f"shape {tuple(source.shape)}; an op's VJP returned a wrongly shaped gradient."
+        )
 
 
 def _flatten(sources):

@@ -3,7 +3,8 @@
 All are computed in forms that neither overflow nor lose relative accuracy
 in the tails (e.g. sigmoid through `exp(-|x|)`, softmax shifted by its
 maximum). Each VJP reads whatever is cheapest to keep: the output when the
-derivative is a function of it, otherwise the input or a residual.
+derivative is a function of it, otherwise the input or a residual. All but
+`gelu` have traced VJPs, so they support gradients of any order.
 """
 
 import math
@@ -14,6 +15,7 @@ from .. import shape_rules as rules
 from ._inplace import as_float, scratch
 from ._registry import define
 from ._special import erfc
+from ._traced import ops
 
 
 def stable_sigmoid(x):
@@ -39,7 +41,7 @@ def sigmoid(x):
     return stable_sigmoid(x)
 
 
-@sigmoid.defvjp
+@sigmoid.defvjp(traceable=True)
 def _sigmoid_vjp(node, g):
     s = node.outputs[0]
     return (g * (s * (1.0 - s)),)
@@ -50,7 +52,7 @@ def tanh(x):
     return np.tanh(x)
 
 
-@tanh.defvjp
+@tanh.defvjp(traceable=True)
 def _tanh_vjp(node, g):
     t = node.outputs[0]
     return (g * (1.0 - t * t),)
@@ -71,9 +73,9 @@ def softplus(x):
     return out
 
 
-@softplus.defvjp
+@softplus.defvjp(traceable=True)
 def _softplus_vjp(node, g):
-    return (g * stable_sigmoid(node.inputs[0]),)
+    return (g * ops.sigmoid(node.inputs[0]),)
 
 
 @define("softsign", shape=rules.elementwise_float, save_inputs=(0,))
@@ -82,11 +84,9 @@ def softsign(x):
     return x / (np.abs(x) + 1.0)
 
 
-@softsign.defvjp
+@softsign.defvjp(traceable=True)
 def _softsign_vjp(node, g):
-    d = np.abs(node.inputs[0]) + 1.0
-    d = np.square(d, out=scratch(d))
-    return (g / d,)
+    return (g / ops.square(ops.abs(node.inputs[0]) + 1.0),)
 
 
 @define("silu", shape=rules.elementwise_float, save_inputs=(0,), residual=True)
@@ -106,6 +106,13 @@ def _silu_vjp(node, g):
     d += 1.0
     d *= s
     return (g * d,)
+
+
+@silu.deftracedvjp
+def _silu_traced_vjp(node, g):
+    x = node.inputs[0]
+    s = ops.sigmoid(x)  # recomputed: the residual is not a tracked function of x
+    return (g * (s * (1.0 + x * (1.0 - s))),)
 
 
 _SQRT_HALF = math.sqrt(0.5)
@@ -182,12 +189,11 @@ def softmax(x, axis=-1):
     return e
 
 
-@softmax.defvjp
+@softmax.defvjp(traceable=True)
 def _softmax_vjp(node, g):
     p = node.outputs[0]
     gp = g * p
-    gp -= p * np.sum(gp, axis=_axis(node.attrs.get("axis", -1)), keepdims=True)
-    return (gp,)
+    return (gp - p * ops.sum(gp, axis=node.attrs.get("axis", -1), keepdims=True),)
 
 
 @define("log_softmax", shape=rules.elementwise_float, save_outputs=(0,))
@@ -200,10 +206,7 @@ def log_softmax(x, axis=-1):
     return shifted
 
 
-@log_softmax.defvjp
+@log_softmax.defvjp(traceable=True)
 def _log_softmax_vjp(node, g):
-    out = node.outputs[0]
-    axis = _axis(node.attrs.get("axis", -1))
-    p = np.exp(out)
-    p *= np.sum(g, axis=axis, keepdims=True)
-    return (np.subtract(g, p, out=scratch(p)),)
+    total = ops.sum(g, axis=node.attrs.get("axis", -1), keepdims=True)
+    return (g - ops.exp(node.outputs[0]) * total,)

@@ -1,4 +1,8 @@
-"""Matrix products: `matmul` and the fused `dense` layer op."""
+"""Matrix products: `matmul` and the fused `dense` layer op.
+
+Both have traced VJPs (gradients of any order): their VJPs are products
+and transposes, which cost the same through the `ops` table as in numpy.
+"""
 
 import numpy as np
 
@@ -6,6 +10,7 @@ from .. import shape_rules as rules
 from ..tensor import SymbolicTensor
 from ._grad import unbroadcast
 from ._registry import define
+from ._traced import ops
 
 
 def _matmul_shape(x, y, **_):
@@ -29,27 +34,38 @@ def matmul(x, y):
     return np.matmul(x, y)
 
 
-@matmul.defvjp
+def _swap_last(x):
+    """`x` with its last two axes swapped, through the `transpose` op."""
+    axes = list(range(len(x.shape)))
+    axes[-2:] = axes[-1], axes[-2]
+    return ops.transpose(x, axes=tuple(axes))
+
+
+@matmul.defvjp(traceable=True)
 def _matmul_vjp(node, g):
     x, y = node.inputs
     sx, sy = node.input_shapes
-    if x.ndim == 1 and y.ndim == 1:  # inner product: the output gradient is 0-d
+    if len(sx) == 1 and len(sy) == 1:  # inner product: the output gradient is 0-d
         gx = None if node.input_refs[0] is None else g * y
         gy = None if node.input_refs[1] is None else g * x
         return gx, gy
-    if x.ndim == 1:
-        x = x[None, :]
-        g = g[..., None, :]
-    if y.ndim == 1:
-        y = y[:, None]
-        g = g[..., None]
+    if len(sx) == 1:
+        x = ops.expand_dims(x, axis=0)
+        g = ops.expand_dims(g, axis=-2)
+    if len(sy) == 1:
+        y = ops.expand_dims(y, axis=1)
+        g = ops.expand_dims(g, axis=-1)
     gx = gy = None
     if node.input_refs[0] is not None:
-        gx = np.matmul(g, np.swapaxes(y, -1, -2))
-        gx = unbroadcast(gx.reshape(gx.shape[:-2] + (sx[0],)) if len(sx) == 1 else gx, sx)
+        gx = ops.matmul(g, _swap_last(y))
+        if len(sx) == 1:
+            gx = ops.reshape(gx, shape=gx.shape[:-2] + (sx[0],))
+        gx = unbroadcast(gx, sx)
     if node.input_refs[1] is not None:
-        gy = np.matmul(np.swapaxes(x, -1, -2), g)
-        gy = unbroadcast(gy.reshape(gy.shape[:-2] + (sy[0],)) if len(sy) == 1 else gy, sy)
+        gy = ops.matmul(_swap_last(x), g)
+        if len(sy) == 1:
+            gy = ops.reshape(gy, shape=gy.shape[:-2] + (sy[0],))
+        gy = unbroadcast(gy, sy)
     return gx, gy
 
 
@@ -93,15 +109,20 @@ def dense(x, kernel, *bias, activation="linear"):
     return _FUSED_ACTIVATIONS[activation][0](out)
 
 
-@dense.defvjp
+@dense.defvjp(traceable=True)
 def _dense_vjp(node, g):
     x, kernel = node.inputs[0], node.inputs[1]
+    # The derivative lambdas use only operators, so they trace as they are.
     g = _FUSED_ACTIVATIONS[node.attrs.get("activation", "linear")][1](node.outputs[0], g)
-    g2 = g.reshape(-1, g.shape[-1])
-    x2 = x.reshape(-1, x.shape[-1])
+    units = node.output_shapes[0][-1]
+    g2 = ops.reshape(g, shape=(-1, units))
+    x2 = ops.reshape(x, shape=(-1, node.input_shapes[0][-1]))
     # The input gradient of a first layer (fed with data) is never needed.
-    gx = None if node.input_refs[0] is None else np.matmul(g, kernel.T)
-    gk = np.matmul(x2.T, g2)
+    gx = None
+    if node.input_refs[0] is not None:
+        gx = ops.matmul(g, ops.transpose(kernel, axes=(1, 0)))
+    gk = ops.matmul(ops.transpose(x2, axes=(1, 0)), g2)
     if len(node.input_refs) == 3:
-        return gx, gk, g2.sum(axis=0)
+        return gx, gk, ops.sum(g2, axis=0)
     return gx, gk
+

@@ -5,7 +5,8 @@ Each op returns the per-sample loss, already reduced over the class axis
 avoids `log(0)` and makes the backward pass a single expression,
 `softmax(logits) * sum(labels) - labels`, which is `p - onehot` for one-hot
 labels. Residuals are only read by the VJPs (a persistent tape may run a
-VJP twice), never overwritten.
+VJP twice), never overwritten. Each op also has a traced VJP (gradients of
+any order), which recomputes the probabilities from the saved logits.
 """
 
 import numpy as np
@@ -15,6 +16,7 @@ from ..tensor import SymbolicTensor
 from ._grad import unbroadcast
 from ._inplace import as_float, scratch
 from ._registry import define
+from ._traced import constant, ops
 
 
 def _shifted(x, axis):
@@ -32,7 +34,8 @@ def _softmax_ce_shape(logits, labels, axis=-1, **_):
     return SymbolicTensor(shape[:axis] + shape[axis + 1:], rules.result_dtype(logits, labels))
 
 
-@define("softmax_cross_entropy", shape=_softmax_ce_shape, save_inputs=(1,), residual=True)
+@define("softmax_cross_entropy", shape=_softmax_ce_shape, save_inputs=(0, 1),
+        residual=True)
 def softmax_cross_entropy(logits, labels, axis=-1):
     """`-sum(labels * log_softmax(logits), axis)` for one-hot or probability labels.
 
@@ -66,6 +69,24 @@ def _softmax_ce_vjp(node, g):
     return g_logits, g_labels
 
 
+@softmax_cross_entropy.deftracedvjp
+def _softmax_ce_traced_vjp(node, g):
+    logits, labels = node.inputs
+    logits_shape, labels_shape = node.input_shapes
+    rank = len(np.broadcast_shapes(logits_shape, labels_shape))
+    # Counted from the end, the class axis is the same in the (broadcast) inputs.
+    axis = _class_axis(node.attrs.get("axis", -1), rank) - rank
+    g = ops.expand_dims(g, axis=axis)
+    g_logits = g_labels = None
+    if node.input_refs[0] is not None:
+        p = ops.softmax(logits, axis=axis)
+        g_logits = unbroadcast((p * ops.sum(labels, axis=axis, keepdims=True) - labels) * g,
+                               logits_shape)
+    if node.input_refs[1] is not None:
+        g_labels = unbroadcast(-g * ops.log_softmax(logits, axis=axis), labels_shape)
+    return g_logits, g_labels
+
+
 def _sparse_ce_shape(logits, labels, **_):
     logits_shape, labels_shape = rules.shape_of(logits), rules.shape_of(labels)
     if len(labels_shape) != len(logits_shape) - 1:
@@ -82,7 +103,7 @@ def _as_class_indices(labels):
     return labels if np.issubdtype(labels.dtype, np.integer) else labels.astype(np.int64)
 
 
-@define("sparse_softmax_cross_entropy", shape=_sparse_ce_shape, save_inputs=(1,),
+@define("sparse_softmax_cross_entropy", shape=_sparse_ce_shape, save_inputs=(0, 1),
         residual=True)
 def sparse_softmax_cross_entropy(logits, labels):
     """`-log_softmax(logits)[..., labels]`: classes on the last axis, integer labels.
@@ -120,6 +141,17 @@ def _sparse_ce_vjp(node, g):
     return grad, None
 
 
+@sparse_softmax_cross_entropy.deftracedvjp
+def _sparse_ce_traced_vjp(node, g):
+    if node.input_refs[0] is None:
+        return None, None
+    logits = node.inputs[0]
+    labels = _as_class_indices(constant(node.inputs[1]))
+    onehot = np.equal(labels[..., None], np.arange(logits.shape[-1]))
+    p = ops.softmax(logits, axis=-1)
+    return (p - onehot) * ops.expand_dims(g, axis=-1), None
+
+
 @define("sigmoid_cross_entropy", shape=rules.elementwise_float, save_inputs=(0, 1),
         residual=True)
 def sigmoid_cross_entropy(logits, labels):
@@ -151,3 +183,16 @@ def _sigmoid_ce_vjp(node, g):
     if node.input_refs[1] is not None:
         g_labels = unbroadcast(-g * logits, labels_shape)
     return g_logits, g_labels
+
+
+@sigmoid_cross_entropy.deftracedvjp
+def _sigmoid_ce_traced_vjp(node, g):
+    logits, labels = node.inputs
+    logits_shape, labels_shape = node.input_shapes
+    g_logits = g_labels = None
+    if node.input_refs[0] is not None:
+        g_logits = unbroadcast(g * (ops.sigmoid(logits) - labels), logits_shape)
+    if node.input_refs[1] is not None:
+        g_labels = unbroadcast(-g * logits, labels_shape)
+    return g_logits, g_labels
+

@@ -3,7 +3,8 @@
 Constants are Python floats so float32 inputs stay float32 (a `np.float64`
 scalar would promote them). Ops whose derivative is zero almost everywhere
 (`sign`, `floor`, `round`) or meaningless (`zeros_like`) are registered as
-non-differentiable, so their outputs are never tracked.
+non-differentiable, so their outputs are never tracked. Every VJP here is
+traced (see `_traced`): these ops support gradients of any order.
 """
 
 import numpy as np
@@ -12,6 +13,7 @@ from .. import shape_rules as rules
 from ..tensor import SymbolicTensor
 from ._grad import unbroadcast
 from ._registry import define
+from ._traced import constant, ops
 
 
 @define("exp", shape=rules.elementwise_float, save_outputs=(0,))
@@ -19,7 +21,7 @@ def exp(x):
     return np.exp(x)
 
 
-@exp.defvjp
+@exp.defvjp(traceable=True)
 def _exp_vjp(node, g):
     return (g * node.outputs[0],)
 
@@ -29,7 +31,7 @@ def expm1(x):
     return np.expm1(x)
 
 
-@expm1.defvjp
+@expm1.defvjp(traceable=True)
 def _expm1_vjp(node, g):
     return (g * (node.outputs[0] + 1),)
 
@@ -39,7 +41,7 @@ def log(x):
     return np.log(x)
 
 
-@log.defvjp
+@log.defvjp(traceable=True)
 def _log_vjp(node, g):
     return (g / node.inputs[0],)
 
@@ -49,7 +51,7 @@ def log1p(x):
     return np.log1p(x)
 
 
-@log1p.defvjp
+@log1p.defvjp(traceable=True)
 def _log1p_vjp(node, g):
     return (g / (node.inputs[0] + 1),)
 
@@ -59,7 +61,7 @@ def sqrt(x):
     return np.sqrt(x)
 
 
-@sqrt.defvjp
+@sqrt.defvjp(traceable=True)
 def _sqrt_vjp(node, g):
     return (g * 0.5 / node.outputs[0],)
 
@@ -70,7 +72,7 @@ def rsqrt(x):
     return np.reciprocal(out, out=out) if isinstance(out, np.ndarray) else 1 / out
 
 
-@rsqrt.defvjp
+@rsqrt.defvjp(traceable=True)
 def _rsqrt_vjp(node, g):
     out = node.outputs[0]
     return (g * -0.5 * (out * out * out),)
@@ -81,9 +83,9 @@ def abs_(x):
     return np.abs(x)
 
 
-@abs_.defvjp
+@abs_.defvjp(traceable=True)
 def _abs_vjp(node, g):
-    return (g * np.sign(node.inputs[0]),)
+    return (g * np.sign(constant(node.inputs[0])),)
 
 
 @define("sign", shape=rules.same, differentiable=False)
@@ -122,9 +124,9 @@ def maximum(x, y):
     return np.maximum(x, y)
 
 
-@maximum.defvjp
+@maximum.defvjp(traceable=True)
 def _maximum_vjp(node, g):
-    x, y = node.inputs
+    x, y = map(constant, node.inputs)
     return _selected_grads(node, g, np.greater_equal(x, y))  # ties go to x
 
 
@@ -133,9 +135,9 @@ def minimum(x, y):
     return np.minimum(x, y)
 
 
-@minimum.defvjp
+@minimum.defvjp(traceable=True)
 def _minimum_vjp(node, g):
-    x, y = node.inputs
+    x, y = map(constant, node.inputs)
     return _selected_grads(node, g, np.less_equal(x, y))  # ties go to x
 
 
@@ -150,12 +152,11 @@ def where(condition, x, y):
     return np.where(condition, x, y)
 
 
-@where.defvjp
+@where.defvjp(traceable=True)
 def _where_vjp(node, g):
-    condition = node.inputs[0]
     _, sx, sy = node.input_shapes
     gx = gy = None
-    condition = np.asarray(condition, dtype=bool)
+    condition = np.asarray(constant(node.inputs[0]), dtype=bool)
     if node.input_refs[1] is not None:
         gx = unbroadcast(g * condition, sx)
     if node.input_refs[2] is not None:
@@ -169,9 +170,9 @@ def clip(x, x_min=None, x_max=None):
     return np.clip(x, x_min, x_max)
 
 
-@clip.defvjp
+@clip.defvjp(traceable=True)
 def _clip_vjp(node, g):
-    x = node.inputs[0]
+    x = constant(node.inputs[0])
     x_min, x_max = node.attrs.get("x_min"), node.attrs.get("x_max")
     # The gradient passes where x lies inside the closed interval, as in TF.
     inside = np.ones(np.shape(x), dtype=bool)
@@ -194,12 +195,12 @@ def cast(x, dtype):
     return x.astype(dtype, copy=False), x.dtype
 
 
-@cast.defvjp
+@cast.defvjp(traceable=True)
 def _cast_vjp(node, g):
     source = node.residual
     if not (np.issubdtype(source, np.inexact) and np.issubdtype(g.dtype, np.inexact)):
         return (None,)
-    return (g.astype(source, copy=False),)
+    return (g if g.dtype == source else ops.cast(g, source),)
 
 
 @define("stop_gradient", shape=rules.same, differentiable=False)

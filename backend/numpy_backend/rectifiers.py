@@ -2,6 +2,9 @@
 
 At a kink the gradient takes the value of the flat side (e.g. relu'(0) = 0),
 as TensorFlow does. Constants are Python floats so float32 stays float32.
+Every op has a traced VJP (gradients of any order): the piecewise-constant
+slopes are masks of the input's values, and the ELU family and hard SiLU
+also have a separate traced form of their input-dependent slope.
 """
 
 import numpy as np
@@ -9,6 +12,7 @@ import numpy as np
 from .. import shape_rules as rules
 from ._inplace import as_float
 from ._registry import define
+from ._traced import constant
 
 
 @define("relu", shape=rules.same, save_inputs=(0,))
@@ -31,9 +35,9 @@ def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
     return out
 
 
-@relu.defvjp
+@relu.defvjp(traceable=True)
 def _relu_vjp(node, g):
-    x = node.inputs[0]
+    x = constant(node.inputs[0])
     slope = node.attrs.get("negative_slope", 0.0)
     max_value = node.attrs.get("max_value")
     threshold = node.attrs.get("threshold", 0.0)
@@ -64,9 +68,9 @@ def relu6(x):
     return np.minimum(out, 6, out=out) if isinstance(out, np.ndarray) else min(out, 6)
 
 
-@relu6.defvjp
+@relu6.defvjp(traceable=True)
 def _relu6_vjp(node, g):
-    x = node.inputs[0]
+    x = constant(node.inputs[0])
     return (g * ((x > 0) & (x < 6)),)
 
 
@@ -79,9 +83,9 @@ def leaky_relu(x, negative_slope=0.2):
     return np.where(np.greater_equal(x, 0), x, scaled)
 
 
-@leaky_relu.defvjp
+@leaky_relu.defvjp(traceable=True)
 def _leaky_relu_vjp(node, g):
-    x = node.inputs[0]
+    x = constant(node.inputs[0])
     slope = node.attrs.get("negative_slope", 0.2)
     return (g * _weights(np.greater(x, 0), np.less_equal(x, 0), 1.0, slope, g.dtype),)
 
@@ -116,6 +120,18 @@ def _elu_vjp(node, g):
     return (g * _elu_slope(x, out, node.attrs.get("alpha", 1.0), 1.0, g.dtype),)
 
 
+def _elu_traced_slope(node, alpha, scale):
+    """`_elu_slope` with the output tracked: below 0 the slope is `out + scale * alpha`."""
+    below = np.less_equal(constant(node.inputs[0]), 0)
+    above = np.multiply(~below, scale, dtype=node.output_dtypes[0])
+    return (node.outputs[0] + scale * alpha) * below + above
+
+
+@elu.deftracedvjp
+def _elu_traced_vjp(node, g):
+    return (g * _elu_traced_slope(node, node.attrs.get("alpha", 1.0), 1.0),)
+
+
 # The self-normalising constants of Klambauer et al. (2017), rounded as Keras
 # rounds them, so results match Keras's to float precision.
 SELU_ALPHA = 1.67326324
@@ -135,6 +151,11 @@ def _selu_vjp(node, g):
     return (g * _elu_slope(x, out, SELU_ALPHA, SELU_SCALE, g.dtype),)
 
 
+@selu.deftracedvjp
+def _selu_traced_vjp(node, g):
+    return (g * _elu_traced_slope(node, SELU_ALPHA, SELU_SCALE),)
+
+
 @define("hard_sigmoid", shape=rules.elementwise_float, save_inputs=(0,))
 def hard_sigmoid(x):
     """Keras 3's `relu6(x + 3) / 6`, i.e. `clip(x / 6 + 1/2, 0, 1)`."""
@@ -147,9 +168,9 @@ def _inside_hard_range(x):
     return (x > -3.0) & (x < 3.0)
 
 
-@hard_sigmoid.defvjp
+@hard_sigmoid.defvjp(traceable=True)
 def _hard_sigmoid_vjp(node, g):
-    return ((g * _inside_hard_range(node.inputs[0])) * (1.0 / 6.0),)
+    return ((g * _inside_hard_range(constant(node.inputs[0]))) * (1.0 / 6.0),)
 
 
 @define("hard_silu", shape=rules.elementwise_float, save_inputs=(0,))
@@ -167,3 +188,12 @@ def _hard_silu_vjp(node, g):
     slope *= _inside_hard_range(x)
     slope += np.greater_equal(x, 3.0)
     return (g * slope,)
+
+
+@hard_silu.deftracedvjp
+def _hard_silu_traced_vjp(node, g):
+    x = node.inputs[0]
+    inside = _inside_hard_range(constant(x))
+    above = np.greater_equal(constant(x), 3.0)
+    return (g * ((x * (2.0 / 6.0) + 0.5) * inside + above),)
+

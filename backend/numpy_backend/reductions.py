@@ -2,7 +2,8 @@
 
 Every reduction takes `axis=None` (all axes), an int or a sequence, and
 `keepdims=False`. VJPs first reshape the output gradient to the kept-dims
-shape, which then broadcasts against the input.
+shape, which then broadcasts against the input. `sum`, `mean`, `max` and
+`min` have traced VJPs (gradients of any order); the others are first-order.
 """
 
 import math as _math
@@ -13,17 +14,26 @@ from .. import shape_rules as rules
 from ..tensor import SymbolicTensor
 from ._inplace import as_float, scratch
 from ._registry import define
+from ._traced import constant, ops
 
 
 def _axes(node):
     return rules.normalize_axes(node.attrs.get("axis"), len(node.input_shapes[0]))
 
 
+def _kept_shape(node):
+    axes = _axes(node)
+    return tuple(1 if i in axes else d for i, d in enumerate(node.input_shapes[0]))
+
+
 def _kept(node, g):
     """The output gradient reshaped so that it broadcasts against the input."""
-    shape = node.input_shapes[0]
-    axes = _axes(node)
-    return np.reshape(g, tuple(1 if i in axes else d for i, d in enumerate(shape)))
+    return np.reshape(g, _kept_shape(node))
+
+
+def _kept_traced(node, g):
+    """`_kept` with the `reshape` op, for traced VJPs."""
+    return ops.reshape(g, shape=_kept_shape(node))
 
 
 def _count(node):
@@ -46,9 +56,9 @@ def sum_(x, axis=None, keepdims=False):
     return np.sum(x, axis=_np_axis(axis), keepdims=keepdims)
 
 
-@sum_.defvjp
+@sum_.defvjp(traceable=True)
 def _sum_vjp(node, g):
-    return (np.broadcast_to(_kept(node, g), node.input_shapes[0]),)
+    return (ops.broadcast_to(_kept_traced(node, g), shape=node.input_shapes[0]),)
 
 
 @define("mean", shape=_float_reduction)
@@ -56,18 +66,18 @@ def mean(x, axis=None, keepdims=False):
     return np.mean(x, axis=_np_axis(axis), keepdims=keepdims)
 
 
-@mean.defvjp
+@mean.defvjp(traceable=True)
 def _mean_vjp(node, g):
-    return (np.broadcast_to(_kept(node, g) / _count(node), node.input_shapes[0]),)
+    share = _kept_traced(node, g) / _count(node)
+    return (ops.broadcast_to(share, shape=node.input_shapes[0]),)
 
 
 def _extremum_vjp(node, g):
     """Splits the gradient evenly among the entries that attain the extremum."""
-    x, out = node.inputs[0], node.outputs[0]
+    x, out = constant(node.inputs[0]), constant(node.outputs[0])
     hits = np.equal(x, _kept(node, out))
     counts = np.sum(hits, axis=_axes(node), keepdims=True, dtype=g.dtype)
-    share = _kept(node, g) / counts
-    return (share * hits,)
+    return (_kept_traced(node, g) * (hits / counts),)
 
 
 @define("max", shape=rules.reduction, save_inputs=(0,), save_outputs=(0,))
@@ -75,7 +85,7 @@ def max_(x, axis=None, keepdims=False):
     return np.max(x, axis=_np_axis(axis), keepdims=keepdims)
 
 
-max_.defvjp(_extremum_vjp)
+max_.defvjp(_extremum_vjp, traceable=True)
 
 
 @define("min", shape=rules.reduction, save_inputs=(0,), save_outputs=(0,))
@@ -83,7 +93,7 @@ def min_(x, axis=None, keepdims=False):
     return np.min(x, axis=_np_axis(axis), keepdims=keepdims)
 
 
-min_.defvjp(_extremum_vjp)
+min_.defvjp(_extremum_vjp, traceable=True)
 
 
 @define("prod", shape=rules.reduction, save_inputs=(0,))

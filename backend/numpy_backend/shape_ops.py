@@ -2,7 +2,8 @@
 
 Forward kernels return numpy views where numpy does (reshape, transpose,
 expand_dims, squeeze, broadcast_to), so they cost no copy. A view is never
-written to by any kernel; `broadcast_to` views are read-only.
+written to by any kernel; `broadcast_to` views are read-only. All VJPs but
+`repeat`'s and `pad`'s are traced (gradients of any order).
 """
 
 import math as _math
@@ -13,6 +14,7 @@ from .. import shape_rules as rules
 from ..tensor import SymbolicTensor
 from ._grad import unbroadcast
 from ._registry import define
+from ._traced import ops
 
 
 def _target_shape(shape):
@@ -46,10 +48,10 @@ def reshape(x, shape):
 
 
 def _reshape_back_vjp(node, g):
-    return (np.reshape(g, node.input_shapes[0]),)
+    return (ops.reshape(g, shape=node.input_shapes[0]),)
 
 
-reshape.defvjp(_reshape_back_vjp)
+reshape.defvjp(_reshape_back_vjp, traceable=True)
 
 
 def _transpose_axes(axes, ndim):
@@ -72,10 +74,10 @@ def transpose(x, axes=None):
     return np.transpose(x, axes)
 
 
-@transpose.defvjp
+@transpose.defvjp(traceable=True)
 def _transpose_vjp(node, g):
     axes = _transpose_axes(node.attrs.get("axes"), len(node.input_shapes[0]))
-    return (np.transpose(g, np.argsort(axes)),)
+    return (ops.transpose(g, axes=tuple(int(a) for a in np.argsort(axes))),)
 
 
 def _axes_tuple(axis):
@@ -95,7 +97,7 @@ def expand_dims(x, axis):
     return np.expand_dims(x, _axes_tuple(axis))
 
 
-expand_dims.defvjp(_reshape_back_vjp)
+expand_dims.defvjp(_reshape_back_vjp, traceable=True)
 
 
 def _squeeze_shape(x, axis=None, **_):
@@ -119,7 +121,7 @@ def squeeze(x, axis=None):
     return np.squeeze(x, None if axis is None else _axes_tuple(axis))
 
 
-squeeze.defvjp(_reshape_back_vjp)
+squeeze.defvjp(_reshape_back_vjp, traceable=True)
 
 
 def _broadcast_to_shape(x, shape, **_):
@@ -138,7 +140,7 @@ def broadcast_to(x, shape):
     return np.broadcast_to(x, tuple(shape))
 
 
-@broadcast_to.defvjp
+@broadcast_to.defvjp(traceable=True)
 def _broadcast_to_vjp(node, g):
     return (unbroadcast(g, node.input_shapes[0]),)
 
@@ -162,13 +164,14 @@ def tile(x, repeats):
     return np.tile(x, repeats)
 
 
-@tile.defvjp
+@tile.defvjp(traceable=True)
 def _tile_vjp(node, g):
     shape, reps = _tile_layout(node.input_shapes[0], node.attrs["repeats"])
     # Output axis i enumerates (copy r, element j) as r * shape[i] + j.
     interleaved = tuple(v for pair in zip(reps, shape) for v in pair)
-    summed = np.reshape(g, interleaved).sum(axis=tuple(range(0, 2 * len(shape), 2)))
-    return (summed.reshape(node.input_shapes[0]),)
+    summed = ops.sum(ops.reshape(g, shape=interleaved),
+                     axis=tuple(range(0, 2 * len(shape), 2)))
+    return (ops.reshape(summed, shape=node.input_shapes[0]),)
 
 
 def _repeat_shape(x, repeats, axis=None, **_):

@@ -20,7 +20,7 @@ import threading
 import numpy as np
 
 from .. import backend, constraints, initializers, regularizers
-from ..backend import SymbolicTensor, Variable
+from ..backend import SymbolicTensor, Variable, apply
 from ..utils import tree
 from .input_spec import check_input_spec
 from .node import KerasHistory, KerasTensor, Node
@@ -358,7 +358,8 @@ class Layer:
         def convert(x):
             if isinstance(x, np.ndarray):
                 if x.dtype != self.dtype and np.issubdtype(x.dtype, np.floating):
-                    return x.astype(self.dtype)
+                    # The cast op keeps an array watched by a tape differentiable.
+                    return apply("cast", x, dtype=self.dtype)
                 return x
             if isinstance(x, (list, float, int)) or np.isscalar(x):
                 arr = np.asarray(x)
