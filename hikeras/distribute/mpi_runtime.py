@@ -16,10 +16,15 @@
 import os
 import sys
 import threading
+import time
 import warnings
 
 INSTALL_COMMAND = 'pip install "hikeras[mpi]"'
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+# `MPI_Abort` makes the process manager kill every rank at once; output the
+# aborting rank has flushed but the manager has not yet forwarded (likely on a
+# busy machine) would be lost with it, and the user would see no reason.
+ABORT_GRACE_SECONDS = 1.0
 
 
 def import_mpi():
@@ -47,6 +52,7 @@ def install_abort_hook(comm):
     def abort():
         sys.stdout.flush()
         sys.stderr.flush()
+        time.sleep(ABORT_GRACE_SECONDS)
         comm.Abort(1)
 
     def excepthook(exc_type, exc, tb):
