@@ -1,4 +1,4 @@
-"""Reductions over axes: sums, extrema, products, moments, logsumexp, argmax.
+"""Reductions over axes: sums, extrema, products, moments, logsumexp, argmax, any/all.
 
 Every reduction takes `axis=None` (all axes), an int or a sequence, and
 `keepdims=False`. VJPs first reshape the output gradient to the kept-dims
@@ -117,6 +117,23 @@ def _prod_vjp(node, g):
     before *= after
     others = np.transpose(before.reshape(moved.shape), np.argsort(rest + axes))
     return (others * _kept(node, g),)
+
+
+def _truth_shape(x, axis=None, keepdims=False, **_):
+    spec = rules.reduction(x, axis=axis, keepdims=keepdims)
+    return SymbolicTensor(spec.shape, "bool")
+
+
+@define("any", shape=_truth_shape, differentiable=False)
+def any_(x, axis=None, keepdims=False):
+    """Whether any entry along `axis` is true (non-zero)."""
+    return np.asarray(np.any(x, axis=_np_axis(axis), keepdims=keepdims))
+
+
+@define("all", shape=_truth_shape, differentiable=False)
+def all_(x, axis=None, keepdims=False):
+    """Whether every entry along `axis` is true (non-zero)."""
+    return np.asarray(np.all(x, axis=_np_axis(axis), keepdims=keepdims))
 
 
 def _arg_shape(x, axis=None, keepdims=False, **_):

@@ -5,6 +5,11 @@ Elementwise merges follow Keras's broadcasting: batch sizes must agree, and
 the other axes broadcast as in numpy, an input of lower rank first gaining
 size-1 axes right after the batch axis. Inputs that cannot be merged raise a
 ValueError naming the layer and every input shape.
+
+Masks follow Keras 3: an elementwise merge passes on the logical OR of its
+inputs' masks (no mask if any input has none), `Concatenate` concatenates
+them (an unmasked input counting as all true) and keeps an entry where any
+part is true, and `Dot` ends masks.
 """
 
 import math
@@ -76,6 +81,28 @@ class _Merge(Layer):
         out = inputs[0]
         for x in inputs[1:]:
             out = self._combine(out, x)
+        return out
+
+    def _input_masks(self, inputs, mask):
+        """`mask` checked to be one entry per input; None when no input has one."""
+        if mask is None:
+            return None
+        if not isinstance(mask, (list, tuple)) or not isinstance(inputs, (list, tuple)) \
+                or len(mask) != len(inputs):
+            raise ValueError(
+                f"Layer '{self.name}' ({type(self).__name__}) needs one mask (or None) per "
+                f"input. Received: {len(inputs) if isinstance(inputs, (list, tuple)) else 1} "
+                f"inputs and mask={mask!r}"
+            )
+        return None if all(m is None for m in mask) else list(mask)
+
+    def compute_mask(self, inputs, mask=None):
+        masks = self._input_masks(inputs, mask)
+        if masks is None or any(m is None for m in masks):
+            return None
+        out = masks[0]
+        for m in masks[1:]:
+            out = ops.logical_or(out, m)
         return out
 
 
@@ -191,6 +218,19 @@ class Concatenate(_Merge):
         self._check_shapes(_shapes_of(inputs))
         return ops.concatenate(list(inputs), axis=self.axis)
 
+    def compute_mask(self, inputs, mask=None):
+        masks = self._input_masks(inputs, mask)
+        if masks is None:
+            return None
+        full = []
+        for x, m in zip(inputs, masks):
+            if m is None:
+                m = ops.ones_like(x, dtype="bool")
+            elif len(m.shape) < len(x.shape):  # a timestep mask: one entry per feature
+                m = ops.logical_or(ops.expand_dims(m, -1), ops.zeros_like(x, dtype="bool"))
+            full.append(m)
+        return ops.any(ops.concatenate(full, axis=self.axis), axis=-1)
+
     def get_config(self):
         config = super().get_config()
         config["axis"] = self.axis
@@ -262,6 +302,9 @@ class Dot(_Merge):
         if self.normalize:
             x, y = _l2_normalize(x, a0), _l2_normalize(y, a1)
         return _batch_dot(x, y, a0, a1)
+
+    def compute_mask(self, inputs, mask=None):
+        return None
 
     def get_config(self):
         config = super().get_config()

@@ -20,7 +20,7 @@ from .nn import (
     softplus, softsign, sparse_categorical_crossentropy, swish, tanh,
 )
 from .numpy import (
-    abs, absolute, add, arange, argmax, argmin, broadcast_to, clip, concatenate, divide, dot,
+    abs, absolute, add, all, any, arange, argmax, argmin, broadcast_to, clip, concatenate, divide, dot,
     einsum,
     equal, exp, expand_dims, expm1, eye, floor, full, full_like, greater, greater_equal, less,
     less_equal, log, log1p, logical_and, logical_not, logical_or, matmul, max, maximum, mean,
@@ -30,7 +30,7 @@ from .numpy import (
 )
 
 __all__ = [
-    "abs", "absolute", "add", "arange", "argmax", "argmin", "binary_crossentropy",
+    "abs", "absolute", "add", "all", "any", "arange", "argmax", "argmin", "binary_crossentropy",
     "broadcast_to", "cast", "categorical_crossentropy", "clip", "concatenate",
     "convert_to_numpy", "convert_to_tensor", "divide", "dot", "dot_product_attention",
     "einsum", "dtype", "elu", "equal", "exp",

@@ -9,6 +9,7 @@ numpy arrays, Python numbers or lists, `Tensor`s (recorded by an active
 [2.0, 3.0]
 """
 
+import builtins as _builtins
 import math as _math
 
 import numpy as np
@@ -279,6 +280,16 @@ def prod(x, axis=None, keepdims=False, dtype=None):
     return _apply("prod", x, axis=_axis(axis), keepdims=keepdims)
 
 
+def any(x, axis=None, keepdims=False):  # noqa: A001
+    """Whether any entry along `axis` (all axes when None) is true or non-zero."""
+    return _apply("any", tensor_operand(x), axis=_axis(axis), keepdims=keepdims)
+
+
+def all(x, axis=None, keepdims=False):  # noqa: A001
+    """Whether every entry along `axis` (all axes when None) is true or non-zero."""
+    return _apply("all", tensor_operand(x), axis=_axis(axis), keepdims=keepdims)
+
+
 def argmax(x, axis=None, keepdims=False):
     """Index (int64) of the first maximum along `axis`, of the flattened `x` if None."""
     return _apply("argmax", tensor_operand(x), axis=axis, keepdims=keepdims)
@@ -292,7 +303,7 @@ def argmin(x, axis=None, keepdims=False):
 def _creation_dtype(dtype, *values):
     if dtype is not None:
         return np.dtype(dtype)
-    if any(isinstance(v, float) or np.issubdtype(np.asarray(v).dtype, np.floating)
+    if _builtins.any(isinstance(v, float) or np.issubdtype(np.asarray(v).dtype, np.floating)
            for v in values):
         return np.dtype(backend.floatx())
     return np.dtype("int32")

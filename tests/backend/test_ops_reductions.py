@@ -57,6 +57,15 @@ for _name, _fn in (("argmax", np.argmax), ("argmin", np.argmin)):
         case(_name, np.array([1.0, 3.0, 3.0, -3.0, -3.0]), reference=_fn, label="ties"),
     ]
 
+_TRUTH = np.array([[True, False, False], [True, True, True]])
+for _name, _fn in (("any", np.any), ("all", np.all)):
+    CASES += [
+        case(_name, _TRUTH, reference=_fn),
+        case(_name, _TRUTH, attrs={"axis": 1}, reference=lambda x, f=_fn: f(x, axis=1)),
+        case(_name, np.array([[0.0, 2.0], [0.0, 0.0]]), attrs={"axis": 0, "keepdims": True},
+             reference=lambda x, f=_fn: f(x, axis=0, keepdims=True), label="numbers"),
+    ]
+
 
 @pytest.mark.parametrize("op_case", params(CASES))
 def test_op(op_case):

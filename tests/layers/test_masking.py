@@ -177,3 +177,64 @@ def test_mask_passes_through_dense_dropout_and_normalization():
     for layer in model.layers[1:]:
         y = layer(y)
     np.testing.assert_allclose(hikeras.Model(longer, y)(padded), model(ids[:1]), rtol=1e-5)
+
+
+def _two_masked_inputs():
+    a, b = hikeras.Input((4,), dtype="int32"), hikeras.Input((4,), dtype="int32")
+    return (a, b), (layers.Embedding(10, 3, mask_zero=True)(a),
+                    layers.Embedding(10, 3, mask_zero=True)(b))
+
+
+XA = np.array([[1, 2, 0, 0], [3, 0, 0, 0]])
+XB = np.array([[1, 2, 3, 0], [0, 0, 0, 0]])
+MASK_A, MASK_B = XA != 0, XB != 0
+
+
+@pytest.mark.parametrize("merge", [layers.Add, layers.Subtract, layers.Multiply,
+                                   layers.Average, layers.Maximum, layers.Minimum])
+def test_elementwise_merges_or_their_masks_as_keras_3(merge):
+    inputs, (ea, eb) = _two_masked_inputs()
+    merged = merge()([ea, eb])
+    assert merged._keras_mask.shape == (None, 4)
+    mask = hikeras.Model(list(inputs), merged).compute_mask([XA, XB])
+    np.testing.assert_array_equal(mask, MASK_A | MASK_B)
+    unmasked = hikeras.Input((4, 3))
+    assert merge()([ea, unmasked])._keras_mask is None  # any input without a mask: none
+
+
+def test_concatenate_joins_masks_and_counts_unmasked_inputs_as_true():
+    inputs, (ea, eb) = _two_masked_inputs()
+    along_time = hikeras.Model(list(inputs), layers.Concatenate(axis=1)([ea, eb]))
+    np.testing.assert_array_equal(along_time.compute_mask([XA, XB]),
+                                  np.concatenate([MASK_A, MASK_B], axis=1))
+    # Features: one entry per step, true where any part is (an unmasked part always is).
+    features = hikeras.Input((4, 2))
+    joined = layers.Concatenate()([ea, features])
+    model = hikeras.Model([inputs[0], features], joined)
+    np.testing.assert_array_equal(model.compute_mask([XA, np.zeros((2, 4, 2))]),
+                                  np.ones((2, 4), bool))
+    joined = layers.Concatenate()([ea, eb])
+    np.testing.assert_array_equal(hikeras.Model(list(inputs), joined).compute_mask([XA, XB]),
+                                  MASK_A | MASK_B)
+
+
+def test_dot_ends_masks_and_a_wrong_mask_list_is_refused():
+    _, (ea, eb) = _two_masked_inputs()
+    assert layers.Dot(axes=2)([ea, eb])._keras_mask is None
+    with pytest.raises(ValueError, match="one mask .* per input"):
+        layers.Add().compute_mask([np.ones((2, 4, 3))] * 2, mask=[MASK_A])
+
+
+def test_masked_lstms_merged_then_fed_to_an_lstm_ignore_padding():
+    """Two masked branches concatenated keep the padding invisible downstream."""
+    hikeras.utils.set_random_seed(0)
+    tokens = hikeras.Input((None,), dtype="int32")
+    embedded = layers.Embedding(10, 3, mask_zero=True)(tokens)
+    out = layers.LSTM(2)(layers.Concatenate()([
+        layers.LSTM(3, return_sequences=True)(embedded),
+        layers.LSTM(4, return_sequences=True)(embedded)]))
+    model = hikeras.Model(tokens, out)
+    padded = np.array([[4, 5, 0, 0]])
+    np.testing.assert_allclose(model.predict(padded, verbose=0),
+                               model.predict(np.array([[4, 5, 0, 0]])[:, :2], verbose=0),
+                               rtol=1e-6)
