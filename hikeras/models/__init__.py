@@ -1,5 +1,6 @@
 """Models: `Model` (functional or subclassed) and `Sequential`."""
 
+from .cloning import clone_model
 from .functional import Functional
 from .model import Model
 from .sequential import Sequential
@@ -29,4 +30,5 @@ def model_from_json(json_string, custom_objects=None):
     return _model_from_json(json_string, custom_objects=custom_objects)
 
 
-__all__ = ["Functional", "Model", "Sequential", "load_model", "model_from_json", "save_model"]
+__all__ = ["Functional", "Model", "Sequential", "clone_model", "load_model", "model_from_json",
+           "save_model"]
