@@ -158,11 +158,15 @@ class FusedRNN(Layer):
 
     reset_state = reset_states
 
+    def _state_count(self):
+        """How many state tensors a call with `return_state=True` returns."""
+        return self.cell.num_states
+
     def compute_mask(self, inputs, mask=None):
         mask = tree.flatten(mask)[0] if mask is not None else None
         output_mask = mask if self.return_sequences else None
         if self.return_state:
-            return [output_mask] + [None] * self.cell.num_states
+            return [output_mask] + [None] * self._state_count()
         return output_mask
 
     def get_config(self):
