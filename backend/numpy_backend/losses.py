@@ -173,26 +173,23 @@ def sigmoid_cross_entropy(logits, labels):
     return loss, sig
 
 
-@sigmoid_cross_entropy.defvjp
-def _sigmoid_ce_vjp(node, g):
+def _sigmoid_ce_grads(node, g, probabilities):
     logits, labels = node.inputs
     logits_shape, labels_shape = node.input_shapes
     g_logits = g_labels = None
     if node.input_refs[0] is not None:
-        g_logits = unbroadcast(g * (node.residual - labels), logits_shape)
+        g_logits = unbroadcast(g * (probabilities - labels), logits_shape)
     if node.input_refs[1] is not None:
         g_labels = unbroadcast(-g * logits, labels_shape)
     return g_logits, g_labels
+
+
+@sigmoid_cross_entropy.defvjp
+def _sigmoid_ce_vjp(node, g):
+    return _sigmoid_ce_grads(node, g, node.residual)
 
 
 @sigmoid_cross_entropy.deftracedvjp
 def _sigmoid_ce_traced_vjp(node, g):
-    logits, labels = node.inputs
-    logits_shape, labels_shape = node.input_shapes
-    g_logits = g_labels = None
-    if node.input_refs[0] is not None:
-        g_logits = unbroadcast(g * (ops.sigmoid(logits) - labels), logits_shape)
-    if node.input_refs[1] is not None:
-        g_labels = unbroadcast(-g * logits, labels_shape)
-    return g_logits, g_labels
-
+    # The residual sigmoid is a constant; recomputed, it is a function of the logits.
+    return _sigmoid_ce_grads(node, g, ops.sigmoid(node.inputs[0]))

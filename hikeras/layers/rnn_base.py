@@ -169,17 +169,21 @@ class FusedRNN(Layer):
             return [output_mask] + [None] * self._state_count()
         return output_mask
 
-    def get_config(self):
-        config = super().get_config()
-        config.update({
+    def _sequence_config(self):
+        """The config entries of the sequence options every recurrent layer has."""
+        return {
             "return_sequences": self.return_sequences,
             "return_state": self.return_state,
             "go_backwards": self.go_backwards,
             "stateful": self.stateful,
             "unroll": self.unroll,
             "zero_output_for_mask": self.zero_output_for_mask,
-            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-        })
+        }
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(self._sequence_config())
+        config["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
         cell_config = self.cell.get_config()
         for key in ("name", "trainable", "dtype"):
             cell_config.pop(key, None)

@@ -235,16 +235,10 @@ class RNN(FusedRNN):
     def get_config(self):
         from . import serialize
 
+        # Keras's RNN config holds the cell whole, not its entries merged in.
         config = Layer.get_config(self)
-        config.update({
-            "cell": serialize(self.cell),
-            "return_sequences": self.return_sequences,
-            "return_state": self.return_state,
-            "go_backwards": self.go_backwards,
-            "stateful": self.stateful,
-            "unroll": self.unroll,
-            "zero_output_for_mask": self.zero_output_for_mask,
-        })
+        config.update(self._sequence_config())
+        config["cell"] = serialize(self.cell)
         return config
 
     @classmethod
