@@ -1,7 +1,7 @@
 """Weight surgery: reuse a trained backbone and cut a classifier head down to 2 classes.
 
 1. Train a small classifier with an 81-way head (think of a detector's 80
-   classes plus background) on the shipped 8x8 digits, and save it to `.h5`.
+   classes plus background) on the shipped 8x8 digits, and save it to `.keras`.
 2. Load it, build a new model with the same backbone and a 2-way head, copy
    the backbone's weights over with `get_weights`/`set_weights`, and slice
    the head: `kernel[..., :2]`, `bias[:2]` keep the first two output channels.
@@ -47,7 +47,7 @@ def main(workdir, epochs=20):
     pretrained.compile(optimizer=hikeras.optimizers.Adam(0.01),
                        loss=hikeras.losses.SparseCategoricalCrossentropy(from_logits=True))
     pretrained.fit(x_train, y_train, epochs=epochs, batch_size=64, verbose=0)
-    pretrained_path = os.path.join(workdir, "pretrained.h5")
+    pretrained_path = os.path.join(workdir, "pretrained.keras")
     pretrained.save(pretrained_path)
 
     # 2. Surgery on the reloaded model.
@@ -59,7 +59,8 @@ def main(workdir, epochs=20):
     head.kernel.assign(kernel[..., :2])
     head.bias.assign(bias[:2])
 
-    # 3. Same logits for the kept channels; a working 0-vs-1 classifier; save and reload.
+    # 3. Same logits for the kept channels; a working 0-vs-1 classifier; save (as `.h5`
+    #    this time, which tf.keras loads too) and reload.
     keep = np.isin(y_test, (0, 1))
     x01, y01 = x_test[keep], y_test[keep]
     new_logits = new.predict(x01, verbose=0)

@@ -16,7 +16,7 @@ from .callback import Callback
 # The suffixes `hikeras.saving` writes (checked up front, so a typo does not
 # cost an epoch of training).
 _WEIGHTS_SUFFIXES = (".weights.h5", ".h5", ".hdf5")
-_MODEL_SUFFIXES = (".h5", ".hdf5")
+_MODEL_SUFFIXES = (".keras", ".h5", ".hdf5")
 _SHARDED_SUFFIX = ".weights.json"
 
 

@@ -1,6 +1,6 @@
 """Saving and loading: Keras-compatible files, the object registry, configs.
 
-`save_model`/`load_model` (whole models, Keras's HDF5 layout; `.keras` read),
+`save_model`/`load_model` (whole models: Keras 3's `.keras` zip or Keras's HDF5 layout),
 `save_weights`/`load_weights` (Keras 2 and Keras 3 weights layouts, sharded
 checkpoints), `model_from_json`, and the name -> class registry behind
 `custom_objects`. See docs/saving.md.

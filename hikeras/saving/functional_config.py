@@ -4,8 +4,15 @@ A config lists each layer with its `inbound_nodes`: for every call of the
 layer inside this model, the `[layer_name, node_index, tensor_index, kwargs]`
 of each input tensor. Node indices count only the calls that belong to this
 model, so a layer shared with another model still numbers from 0 here.
+
+Inside `keras3_nodes()` (used for `.keras` archives) nodes are written the
+Keras 3 way instead: `{"args": [...], "kwargs": {...}}` with tensors as
+`__keras_tensor__` dicts, and a nested model's calls numbered from 0 (Keras 3
+gives a model no node of its own; Keras 2 does, so its numbers start at 1).
 """
 
+import contextlib
+import contextvars
 import inspect
 
 from ..layers.node import KerasTensor
@@ -15,6 +22,17 @@ from .serialization import serialize_keras_object
 
 _BUILTIN_NODE = object()  # stands for node 0 of a nested model in Keras 2 configs
 _MORE_ARGS = "__positional_arguments__"  # Keras 3 nodes' arguments after the first
+_KERAS3_NODES = contextvars.ContextVar("hikeras_keras3_nodes", default=False)
+
+
+@contextlib.contextmanager
+def keras3_nodes():
+    """Within it, `functional_config` writes Keras 3's node dialect (see module docstring)."""
+    token = _KERAS3_NODES.set(True)
+    try:
+        yield
+    finally:
+        _KERAS3_NODES.reset(token)
 
 
 def has_builtin_node(layer):
@@ -25,13 +43,13 @@ def has_builtin_node(layer):
     return getattr(layer, "_input_layer", None) is not None  # Sequential with an Input
 
 
-def _model_node_indices(model):
+def _model_node_indices(model, keras3):
     """`{id(node): index among the layer's nodes that belong to this model}`."""
     members = {id(n) for n in model._nodes_in_order}
     members.update(id(t._keras_history.layer._inbound_nodes[0]) for t in model.inputs)
     index = {}
     for layer in model.layers:
-        k = 1 if has_builtin_node(layer) else 0
+        k = 1 if not keras3 and has_builtin_node(layer) else 0
         for node in layer._inbound_nodes:
             if id(node) in members:
                 index[id(node)] = k
@@ -46,12 +64,16 @@ def _tensor_ref(tensor, node_index):
 
 def functional_config(model):
     """The JSON-able config of a functional model."""
-    node_index = _model_node_indices(model)
+    keras3 = _KERAS3_NODES.get()
+    node_index = _model_node_indices(model, keras3)
     layers = []
     for layer in model.layers:
         inbound = []
         for node in layer._inbound_nodes:
             if id(node) not in node_index or node.is_input:
+                continue
+            if keras3:
+                inbound.append(_keras3_node(node, node_index))
                 continue
             first, kwargs = _call_arguments(node, node_index)
             inbound.append([_tensor_ref(t, node_index) + [kwargs] for t in tree.flatten(first)
@@ -179,6 +201,20 @@ def _call_arguments(node, node_index):
     named.update(node.call_kwargs)
     return node.call_args[0], tree.map_structure(
         lambda v: _tensor_ref(v, node_index) if isinstance(v, KerasTensor) else v, named)
+
+
+def _keras3_node(node, node_index):
+    """A call as Keras 3 writes it: positional and keyword arguments as passed."""
+    def serialize(value):
+        if not isinstance(value, KerasTensor):
+            return value
+        return {"class_name": "__keras_tensor__", "config": {
+            "shape": [None if d is None else int(d) for d in value.shape],
+            "dtype": value.dtype.name,
+            "keras_history": _tensor_ref(value, node_index)}}
+
+    return {"args": tree.map_structure(serialize, list(node.call_args)),
+            "kwargs": tree.map_structure(serialize, node.call_kwargs)}
 
 
 def _resolve_kwargs(outputs_by_layer, kwargs):

@@ -82,11 +82,11 @@ def _write_object(h5file, obj, path, visited):
             _write_object(h5file, child, f"{prefix}{rel}", visited)
 
 
-def write_keras3_weights(h5file, model):
+def write_keras3_weights(h5file, model, include_optimizer=True):
     """Writes the model (and its built optimizer, if compiled) in Keras 3's layout."""
     _write_object(h5file, model, "", set())
     optimizer = getattr(model, "optimizer", None)
-    if optimizer is not None and optimizer.built:
+    if include_optimizer and optimizer is not None and optimizer.built:
         group = h5file.create_group("optimizer/vars")
         group.attrs["name"] = optimizer.name
         for i, var in enumerate(optimizer.variables):

@@ -1,5 +1,6 @@
 """Loading Keras 3's `.keras` files: a zip of `config.json`, `metadata.json` and
-`model.weights.h5` (Keras 3's weights layout, see `keras3_weights`).
+`model.weights.h5` (Keras 3's weights layout, see `keras3_weights`). Writing
+them is `keras_zip_writer`'s job.
 
 The zip is inspected before anything is extracted: members must have sane
 declared sizes, and the weights are copied to a temporary file no larger
@@ -7,10 +8,12 @@ than declared (a zip bomb stops there). Nothing in the archive is executed.
 """
 
 import contextlib
+import lzma
 import os
 import shutil
 import tempfile
 import zipfile
+import zlib
 
 import h5py
 
@@ -21,6 +24,11 @@ from .training_config import compile_from_config
 
 _MAX_CONFIG_BYTES = 64 * 2**20
 _WEIGHTS = "model.weights.h5"
+# What reading a damaged archive raises: bad headers, an unknown compression
+# method (NotImplementedError), an "encrypted" flag (RuntimeError), bad
+# compressed data (zlib/lzma errors; bz2's are OSErrors).
+_ZIP_ERRORS = (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError,
+               RuntimeError, zlib.error, lzma.LZMAError)
 
 
 def is_keras_zip(filepath):
@@ -31,7 +39,7 @@ def is_keras_zip(filepath):
 def _open_zip(filepath):
     try:
         return zipfile.ZipFile(filepath, "r")
-    except (zipfile.BadZipFile, OSError, ValueError) as e:
+    except _ZIP_ERRORS as e:
         raise file_error(filepath, f"is not a readable .keras (zip) file ({e})") from None
 
 
@@ -46,7 +54,7 @@ def _read_member(archive, name, source, limit):
     try:
         with archive.open(info) as member:
             data = member.read(limit + 1)
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
+    except _ZIP_ERRORS as e:
         raise file_error(source, f"has a corrupt '{name}' ({e})") from None
     if len(data) > limit:
         raise file_error(source, f"has a '{name}' larger than {limit} bytes")
@@ -71,7 +79,7 @@ def open_keras_zip_weights(filepath):
             try:
                 with archive.open(info) as member, open(path, "wb") as out:
                     shutil.copyfileobj(member, out, length=2**22)
-            except (zipfile.BadZipFile, OSError, ValueError, EOFError) as e:
+            except _ZIP_ERRORS as e:
                 raise file_error(source, f"has a corrupt '{_WEIGHTS}' ({e})") from None
             try:
                 h5file = h5py.File(path, "r")

@@ -55,8 +55,12 @@ _ARGUMENT_MODULES = {"_initializer": "keras.initializers", "_regularizer": "kera
                      "_constraint": "keras.constraints"}
 
 
-def _with_modules(entry, module):
-    """Adds Keras's `module`/`registered_name` keys to a serialised built-in object."""
+def with_module_hints(entry, module):
+    """Adds Keras's `module`/`registered_name` keys to a serialised built-in object.
+
+    >>> with_module_hints({"class_name": "Adam", "config": {}}, "keras.optimizers")
+    {'module': 'keras.optimizers', 'class_name': 'Adam', 'config': {}, 'registered_name': None}
+    """
     if not (isinstance(entry, dict) and isinstance(entry.get("class_name"), str)):
         return entry
     if ">" in entry["class_name"]:  # a registered custom object: Keras needs it registered
@@ -69,9 +73,9 @@ def _with_modules(entry, module):
     for key, value in config.items():
         suffix = next((s for s in _ARGUMENT_MODULES if key.endswith(s)), None)
         if suffix is not None:
-            config[key] = _with_modules(value, _ARGUMENT_MODULES[suffix])
+            config[key] = with_module_hints(value, _ARGUMENT_MODULES[suffix])
     if isinstance(config.get("layers"), list):
-        config["layers"] = [_with_modules(layer, _MODEL_MODULES.get(
+        config["layers"] = [with_module_hints(layer, _MODEL_MODULES.get(
             layer.get("class_name"), "keras.layers")) if isinstance(layer, dict) else layer
             for layer in config["layers"]]
     entry["config"] = config
@@ -83,7 +87,7 @@ def model_to_config(model):
     from ..layers import serialize
 
     config = serialize(model)
-    return _with_modules(config, _MODEL_MODULES.get(config["class_name"], "keras"))
+    return with_module_hints(config, _MODEL_MODULES.get(config["class_name"], "keras"))
 
 
 def deserialize_model(config, custom_objects=None, source="<config>"):

@@ -4,20 +4,26 @@ The formats live in the rest of `hikeras.saving`; these methods only forward,
 so `Model` stays about graphs and training.
 """
 
+import os
+
 
 class SavingMixin:
     """Keras's model saving API, mixed into `Model`."""
 
     def save(self, filepath, overwrite=True, include_optimizer=True, **kwargs):
-        """Saves the whole model to a `.h5` file (architecture, weights, optimizer state).
+        """Saves the whole model (architecture, weights, optimizer state).
 
-        `save_format` (Keras 2) is accepted when it says "h5".
+        The suffix picks the format: `.keras` (Keras 3's zip) or `.h5`
+        (Keras's legacy HDF5). `save_format` (Keras 2) is accepted when it
+        names the same format as the suffix.
         """
         from .saving_api import save_model
 
         save_format = kwargs.pop("save_format", None)
-        if kwargs or save_format not in (None, "h5"):
-            raise ValueError(f"Model.save writes HDF5 ('.h5') files only. Received: "
+        suffix_format = "keras" if os.fspath(filepath).endswith(".keras") else "h5"
+        if kwargs or save_format not in (None, suffix_format):
+            raise ValueError(f"Model.save writes the format its path's suffix names "
+                             f"('.keras' or '.h5'). Received: filepath={filepath!r}, "
                              f"save_format={save_format!r}, other arguments={sorted(kwargs)}")
         save_model(self, filepath, overwrite=overwrite, include_optimizer=include_optimizer)
 

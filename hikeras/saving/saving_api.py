@@ -8,7 +8,7 @@ reading, so a weights file loads whatever Keras (or hikeras) wrote it:
 | `.h5`, `.hdf5`  | Keras's legacy layout (full model or weights) |
 | `.weights.h5`   | Keras 3's weights layout                     |
 | `.weights.json` | with `max_shard_size`: a sharded checkpoint  |
-| `.keras`        | read only: Keras 3's zip                     |
+| `.keras`        | Keras 3's zip (full model)                   |
 """
 
 import os
@@ -39,20 +39,28 @@ def _check_overwrite(filepath, overwrite):
 
 
 def save_model(model, filepath, overwrite=True, include_optimizer=True):
-    """Saves architecture, weights and training state to a `.h5` file (Keras's layout).
+    """Saves architecture, weights and training state: `.keras` (Keras 3) or `.h5`.
 
     Every custom object is checked to be rebuildable from its config first,
-    so a model that could not be loaded is never written.
+    so a model that could not be loaded is never written. With
+    `include_optimizer=False` the file holds no compile state (it loads
+    uncompiled).
     """
+    from .keras_zip_writer import save_keras_zip
+
     filepath = os.fspath(filepath)
-    if not filepath.endswith((".h5", ".hdf5")):
+    if filepath.endswith(".keras"):
+        writer = save_keras_zip
+    elif filepath.endswith((".h5", ".hdf5")):
+        writer = save_model_h5
+    else:
         raise ValueError(
-            "hikeras saves whole models in Keras's HDF5 layout: use a '.h5' path "
-            "(Keras 2 and Keras 3 both load it). For weights only, use `save_weights`. "
-            f"Received: filepath={filepath!r}")
+            "hikeras saves whole models as '.keras' (Keras 3's zip) or '.h5' (Keras's "
+            "legacy HDF5, which Keras 2 also loads) files. For weights only, use "
+            f"`save_weights`. Received: filepath={filepath!r}")
     _check_overwrite(filepath, overwrite)
     check_rebuildable(model)
-    save_model_h5(model, filepath, include_optimizer=include_optimizer)
+    writer(model, filepath, include_optimizer=include_optimizer)
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):

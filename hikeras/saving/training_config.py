@@ -4,13 +4,15 @@ Keras's schema: `loss`, `metrics`, `weighted_metrics`, `loss_weights` as
 serialised identifiers (a name, or a `{"class_name", "config"}` dict; lists
 and dicts of them per output) plus `optimizer_config`. Keras 2 may write the
 optimizer's class as `"Custom>Adam"`; built-in names are accepted that way too.
+Keras 3's `.keras` archives hold the same under `compile_config`, with the
+optimizer under `optimizer` and a `module` hint on every built-in class.
 """
 
 import inspect
 
 from .. import losses, metrics, optimizers
 from .file_errors import SavedFileError, file_error
-from .model_config import normalize_config
+from .model_config import normalize_config, with_module_hints
 
 # Optimizer arguments only newer Keras knows, at their "unused" values: left out of
 # `training_config` so tf.keras (which rejects them) and Keras 3 both read it.
@@ -85,6 +87,27 @@ def training_config(model):
                            or v != _UNSET_OPTIMIZER_ARGUMENTS[k]}
     config["optimizer_config"] = optimizer
     return config
+
+
+def keras3_compile_config(model):
+    """`get_compile_config()` as Keras 3's `.keras` loader needs it (None if not compiled)."""
+    config = get_compile_config(model)
+    if config is None:
+        return None
+    config["optimizer"] = with_module_hints(config["optimizer"], "keras.optimizers")
+    for key, module in (("loss", "keras.losses"), ("metrics", "keras.metrics"),
+                        ("weighted_metrics", "keras.metrics")):
+        config[key] = _hinted_nested(config[key], module)
+    return config
+
+
+def _hinted_nested(value, module):
+    """Per-output lists/dicts of serialised identifiers, each given its module hint."""
+    if isinstance(value, dict) and "class_name" not in value:
+        return {k: _hinted_nested(v, module) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_hinted_nested(v, module) for v in value]
+    return with_module_hints(value, module)
 
 
 def _optimizer_config(config):

@@ -37,8 +37,9 @@ def test_saved_weights_load_back_equal(make_model, data, tmp_path):
         np.testing.assert_array_equal(a, b)
 
 
-def test_whole_model_checkpoint_loads_as_a_model(make_model, data, tmp_path):
-    path = tmp_path / "model.h5"
+@pytest.mark.parametrize("name", ["model.h5", "model.keras"])
+def test_whole_model_checkpoint_loads_as_a_model(make_model, data, tmp_path, name):
+    path = tmp_path / name
     model = make_model()
     _fit(model, data, [callbacks.ModelCheckpoint(path, monitor="loss")], epochs=1)
     loaded = hikeras.models.load_model(path)
@@ -122,7 +123,7 @@ def test_unusable_directory_fails_before_training(make_model, data, tmp_path):
     (dict(mode="lowest"), "mode must be one of"),
     (dict(filepath="w{batch}.h5"), r"uses \{batch\}"),
     (dict(filepath="w{epoch.h5"), "not a valid format string"),
-    (dict(filepath="w.pt"), r"ending in one of \['.h5', '.hdf5'\]"),
+    (dict(filepath="w.pt"), r"ending in one of \['.keras', '.h5', '.hdf5'\]"),
     (dict(filepath="w.keras", save_weights_only=True), "'.weights.h5'"),
     (dict(max_shard_size="1MB", save_weights_only=True), r"\['.weights.json'\]"),
     (dict(save_best_only=True, save_freq=5), "never hold 'val_loss'"),

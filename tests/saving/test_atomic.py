@@ -44,7 +44,7 @@ def _model():
 
 
 @pytest.mark.parametrize("kind,name", [("weights", "w.h5"), ("weights", "w.weights.h5"),
-                                       ("model", "m.h5")])
+                                       ("model", "m.h5"), ("model", "m.keras")])
 def test_killed_writer_leaves_a_loadable_file(tmp_path, kind, name):
     path = str(tmp_path / name)
     rng = random.Random(1234)

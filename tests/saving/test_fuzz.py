@@ -64,14 +64,15 @@ def _bytes_mutants(data, rng, count):
 
 
 @pytest.mark.parametrize("suffix,loader", [(".h5", "weights"), (".weights.h5", "weights"),
-                                           ("_model.h5", "model")])
+                                           ("_model.h5", "model"), (".keras", "model"),
+                                           (".keras", "weights")])
 def test_byte_level_mutations(tmp_path, suffix, loader):
     hikeras.utils.set_random_seed(0)  # the same file, hence the same mutants, every run
     model = _model()
     model.compile(optimizer="adam", loss="mse")
     model.fit(np.ones((4, 3), "float32"), np.ones((4, 2), "float32"), verbose=0)
     good = tmp_path / f"good{suffix}"
-    if loader == "model":
+    if loader == "model" or suffix == ".keras":
         model.save(good)
     else:
         model.save_weights(good)

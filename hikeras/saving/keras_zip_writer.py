@@ -1,0 +1,67 @@
+"""Writing Keras 3's `.keras` files (`model.save("m.keras")`), which Keras 3 loads.
+
+The archive holds, uncompressed and in Keras's order, `metadata.json`
+(`keras_version`, `date_saved`), `config.json` (the model's config with its
+`compile_config`) and `model.weights.h5` (Keras 3's weights layout, with the
+optimizer's variables under `optimizer/vars`, see `keras3_weights`).
+
+The config is the Keras 2 dialect hikeras writes everywhere, with two Keras 3
+touches that its `.keras` loader needs: functional nodes in Keras 3's form
+(`functional_config.keras3_nodes`: nested models number their calls from 0)
+and `module` hints on the compiled optimizer, losses and metrics.
+"""
+
+import datetime
+import json
+import os
+import shutil
+import tempfile
+import zipfile
+
+import h5py
+
+from .atomic import atomic_write
+from .functional_config import keras3_nodes
+from .keras3_weights import write_keras3_weights
+from .model_config import model_to_config
+from .training_config import keras3_compile_config
+
+_KERAS3_VERSION = "3.15.1"  # the Keras 3 release whose `.keras` loader these files are checked with
+
+
+def _model_config(model, include_optimizer=True):
+    """`config.json`'s content: the model's config, plus `compile_config` if compiled."""
+    with keras3_nodes():
+        config = model_to_config(model)
+    compile_config = keras3_compile_config(model) if include_optimizer else None
+    if compile_config is not None:
+        config["compile_config"] = compile_config
+    return config
+
+
+def _metadata():
+    from .. import __version__
+
+    return {"keras_version": _KERAS3_VERSION,
+            "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S"),
+            "hikeras_version": __version__}
+
+
+def save_keras_zip(model, filepath, include_optimizer=True):
+    """Writes `model` to the `.keras` archive `filepath`, atomically.
+
+    The weights go to a temporary HDF5 file first (h5py needs a seekable
+    file), then are streamed into the archive.
+    """
+    config = json.dumps(_model_config(model, include_optimizer))
+    directory = tempfile.mkdtemp(prefix="hikeras-keras-")
+    try:
+        weights = os.path.join(directory, "model.weights.h5")
+        with h5py.File(weights, "w") as f:
+            write_keras3_weights(f, model, include_optimizer=include_optimizer)
+        with atomic_write(filepath) as tmp, zipfile.ZipFile(tmp, "w") as archive:
+            archive.writestr("metadata.json", json.dumps(_metadata()))
+            archive.writestr("config.json", config)
+            archive.write(weights, "model.weights.h5")
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
