@@ -17,7 +17,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
 
 
 def save_model(model, filepath, overwrite=True, include_optimizer=True):
-    """Saves a whole model to `.h5`; see `hikeras.saving.save_model`."""
+    """Saves a whole model to `.keras` or `.h5`; see `hikeras.saving.save_model`."""
     from ..saving.saving_api import save_model as _save_model
 
     _save_model(model, filepath, overwrite=overwrite, include_optimizer=include_optimizer)
