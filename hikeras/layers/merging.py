@@ -69,13 +69,16 @@ class _Merge(Layer):
         super().build(input_shape)
 
     def call(self, inputs):
+        return self._merge(self._aligned(inputs))
+
+    def _aligned(self, inputs):
+        """The checked inputs, each of lower rank given size-1 axes after the batch axis."""
         shapes = _shapes_of(inputs)
         self._check_shapes(shapes)
         rank = max(len(s) for s in shapes)
-        aligned = [x if len(x.shape) == rank else
-                   ops.expand_dims(x, tuple(range(1, 1 + rank - len(x.shape))))
-                   for x in inputs]
-        return self._merge(aligned)
+        return [x if len(x.shape) == rank else
+                ops.expand_dims(x, tuple(range(1, 1 + rank - len(x.shape))))
+                for x in inputs]
 
     def _merge(self, inputs):
         out = inputs[0]
@@ -155,7 +158,36 @@ class Average(_Merge):
         return ops.divide(total, float(len(inputs)))
 
 
-class Maximum(_Merge):
+class _Extremum(_Merge):
+    """`Maximum`/`Minimum`: as in Keras 3, masked entries take no part.
+
+    An entry masked in one input takes the value of the inputs merged so far
+    (and the other way round), so the extremum is over the unmasked entries.
+    """
+
+    def call(self, inputs, mask=None):
+        inputs = self._aligned(inputs)
+        masks = self._input_masks(inputs, mask)
+        if masks is None:
+            return self._merge(inputs)
+        output = output_mask = None
+        for x, m in zip(inputs, masks):
+            if m is not None and len(m.shape) < len(x.shape):
+                m = ops.expand_dims(m, -1)
+            if output is None:
+                output, output_mask = x, m
+                continue
+            if m is not None:
+                x = ops.where(m, x, output)
+            if output_mask is not None:
+                output = ops.where(output_mask, output, x)
+            output_mask = (None if m is None or output_mask is None
+                           else ops.logical_or(output_mask, m))
+            output = self._combine(output, x)
+        return output
+
+
+class Maximum(_Extremum):
     """Elementwise maximum of a list of tensors.
 
     >>> import numpy as np
@@ -166,7 +198,7 @@ class Maximum(_Merge):
     _combine = staticmethod(ops.maximum)
 
 
-class Minimum(_Merge):
+class Minimum(_Extremum):
     """Elementwise minimum of a list of tensors.
 
     >>> import numpy as np

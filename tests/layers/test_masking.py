@@ -238,3 +238,18 @@ def test_masked_lstms_merged_then_fed_to_an_lstm_ignore_padding():
     np.testing.assert_allclose(model.predict(padded, verbose=0),
                                model.predict(np.array([[4, 5, 0, 0]])[:, :2], verbose=0),
                                rtol=1e-6)
+
+
+@pytest.mark.parametrize("merge, expected", [(layers.Maximum, [1.0, 2.0, 7.0]),
+                                             (layers.Minimum, [1.0, 2.0, -4.0])])
+def test_maximum_and_minimum_ignore_masked_entries_as_keras_3(merge, expected):
+    a = np.array([1.0, 5.0, 7.0]).reshape(1, 3, 1)
+    b = np.array([3.0, 2.0, -4.0]).reshape(1, 3, 1)
+    masks = [np.array([[True, False, True]]), np.array([[False, True, True]])]
+    # Step 0 has only a, step 1 only b; step 2 has both.
+    np.testing.assert_allclose(merge()([a, b], mask=masks).ravel(), expected)
+    unmasked = np.maximum(a, b) if merge is layers.Maximum else np.minimum(a, b)
+    np.testing.assert_allclose(merge()([a, b]), unmasked)
+    # An unmasked input takes part everywhere; a's masked step 1 takes b's value.
+    np.testing.assert_allclose(merge()([a, b], mask=[masks[0], None]).ravel(),
+                               [3.0, 2.0, 7.0] if merge is layers.Maximum else [1.0, 2.0, -4.0])
