@@ -113,20 +113,29 @@ def _epilogue(bias, activation):
 def _fused_gradient(node, g):
     """`(prologue, bias gradient)`: the gradient through the fused activation, by batch slice.
 
-    The bias gradient is summed into its array as the slices go by.
+    `prologue(start, stop)` may run on several threads at once, so each slice's
+    bias gradient is kept apart and the slices are summed in batch order by
+    `bias_gradient()` (`None` without a bias), once every slice has been seen.
     """
     derivative = _FUSED_ACTIVATIONS[node.attrs.get("activation", "linear")][1]
     out = node.outputs[0]
     filters = g.shape[-1]
-    bias_grad = np.zeros(filters, g.dtype) if len(node.input_refs) == 3 else None
+    with_bias = len(node.input_refs) == 3
+    bias_parts = {}  # slice start -> that slice's bias gradient
 
     def prologue(start, stop):
         rows = derivative(out[start:stop], g[start:stop]).reshape(-1, filters)
-        if bias_grad is not None:
-            np.add(bias_grad, rows.sum(axis=0), out=bias_grad)
+        if with_bias:
+            bias_parts[start] = rows.sum(axis=0)
         return rows
 
-    return prologue, bias_grad
+    def bias_gradient():
+        if not with_bias:
+            return None
+        parts = [bias_parts[start] for start in sorted(bias_parts)]
+        return np.sum(parts, axis=0) if parts else np.zeros(filters, g.dtype)
+
+    return prologue, bias_gradient
 
 
 def _cast(grad, like):
@@ -156,12 +165,13 @@ def _conv_vjp(node, g):
     attrs = node.attrs
     geo = _conv_geometry(x.shape, kernel.shape, attrs.get("strides", 1),
                          attrs.get("padding", "valid"), attrs.get("dilation_rate", 1))
-    prologue, bias_grad = _fused_gradient(node, g)
+    prologue, bias_gradient = _fused_gradient(node, g)
     # The input gradient of a first layer (fed with data) is never needed.
     dx, dk = conv_backward(
         g, kernel, geo, x=None if node.input_refs[1] is None else x,
         input_shape=None if node.input_refs[0] is None else x.shape, prologue=prologue)
     grads = (_cast(dx, x), _cast(dk, kernel))
+    bias_grad = bias_gradient()
     return grads if bias_grad is None else grads + (bias_grad,)
 
 
@@ -197,11 +207,12 @@ def _conv_transpose_vjp(node, g):
     _, geo = _transposed_geometry(x.shape, kernel.shape, attrs.get("strides", 1),
                                   attrs.get("padding", "valid"), attrs.get("output_padding"),
                                   attrs.get("dilation_rate", 1))
-    prologue, bias_grad = _fused_gradient(node, g)
+    prologue, bias_gradient = _fused_gradient(node, g)
     gz = prologue(0, g.shape[0]).reshape(g.shape)
     dx = None if node.input_refs[0] is None else conv_forward(gz, kernel, geo)
     dk = None
     if node.input_refs[1] is not None:
         _, dk = conv_backward(x, kernel, geo, x=gz)
     grads = (_cast(dx, x), _cast(dk, kernel))
+    bias_grad = bias_gradient()
     return grads if bias_grad is None else grads + (bias_grad,)

@@ -10,12 +10,13 @@ convolution, and the two gradients are products with the same matrix:
     kernel gradient  dK = cols.T @ dy
     input gradient   dx = col2im(dy @ K.T)
 
-The batch is processed in chunks of at most `CHUNK_BYTES` of im2col matrix:
-each chunk's gather, products, bias, activation and scatter run back to
-back on data that is still close in the cache hierarchy, the scratch memory
-stays bounded whatever the batch size (10,000-sample predictions included),
-and nothing as large as a whole batch's im2col matrix is kept between the
-forward and backward passes: the backward pass gathers each chunk again. Scratch buffers are
+The batch is processed in chunks of at most `CHUNK_BYTES` of im2col matrix,
+run in parallel by `batch_threads`: each chunk's padding, gather, products,
+bias, activation and scatter run back to back on data that is still in the
+cache, on whichever core is free, the scratch memory stays bounded whatever
+the batch size (10,000-sample predictions included), and nothing as large as
+a whole batch's im2col matrix is kept between the forward and backward
+passes: the backward pass gathers each chunk again. Scratch buffers are
 borrowed from `conv_workspace`, so steady-state training allocates no large
 arrays beyond the outputs and gradients themselves.
 """
@@ -28,14 +29,12 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import shape_rules as rules
+from .batch_threads import batch_step, run_chunks
 from .conv_workspace import Workspace
 
-# Bytes of im2col matrix per batch chunk. Smaller chunks stay in cache, but
-# every chunk costs a few BLAS calls, and with two BLAS threads each call
-# risks a stall when another process holds a core: on the project's shared
-# 2-core machines, single-threaded cost was flat from 6 to 32 MB chunks while
-# under load 32 MB ran about twice as fast as 6 MB.
-CHUNK_BYTES = 32 << 20
+# Bytes of im2col matrix (and output) per batch chunk: small enough that a
+# chunk's passes run in cache, large enough that its GEMMs run at full speed.
+CHUNK_BYTES = 4 << 20
 
 
 @dataclass(frozen=True)
@@ -78,17 +77,21 @@ def geometry(spatial, window, strides, dilation, padding, groups=1):
     return ConvGeometry(tuple(window), tuple(strides), tuple(dilation), pads, groups)
 
 
-def _chunk(batch, row_bytes):
-    """Images per chunk for `row_bytes` of im2col matrix per image."""
-    return max(1, min(batch, CHUNK_BYTES // max(row_bytes, 1)))
+def _chunk(batch, out_spatial, row_width, itemsize):
+    """Images per chunk, for `row_width` elements of im2col row and output per position."""
+    return batch_step(batch, math.prod(out_spatial) * row_width * itemsize, CHUNK_BYTES)
 
 
-def _padded(x, geo, scratch):
-    """`x` with its zero padding, in a `scratch` buffer (or `x` itself when unpadded)."""
+def _padded(x, geo, scratch, step):
+    """`x` with its zero padding (or `x` itself when unpadded).
+
+    The padded copy is a slice of a `scratch` buffer of `step` images, so
+    that every chunk of a batch borrows a buffer of the same shape.
+    """
     if not any(lo or hi for lo, hi in geo.pads):
         return x
-    shape = (x.shape[0],) + tuple(n + lo + hi for n, (lo, hi) in zip(x.shape[1:-1], geo.pads))
-    xp = scratch(shape + x.shape[-1:], x.dtype)
+    shape = tuple(n + lo + hi for n, (lo, hi) in zip(x.shape[1:-1], geo.pads))
+    xp = scratch((step,) + shape + x.shape[-1:], x.dtype)[:x.shape[0]]
     xp.fill(0)
     xp[_interior(x.shape, geo)] = x
     return xp
@@ -101,8 +104,19 @@ def _interior(shape, geo):
 
 
 def _im2col(xp, geo, out_spatial, cols):
-    """Gathers the windows of padded `xp` into `cols`, laid out (n, *out, G, *window, Cg)."""
+    """Gathers the windows of padded `xp` into `cols`, laid out (n, *out, G, *window, Cg).
+
+    With one channel per group (a grayscale first layer, a depthwise
+    convolution) each element of a window is copied alone, and one strided
+    copy per kernel tap was measured about 4 times faster than copying the
+    windows; with more channels, copying the windows is faster.
+    """
     rank, groups = geo.rank, geo.groups
+    if xp.shape[-1] == groups:
+        by_tap = cols.reshape(cols.shape[:rank + 2] + (geo.taps,))
+        for number, tap in enumerate(_window_taps(geo)):
+            by_tap[..., number] = xp[_tap_index(tap, geo, out_spatial)]
+        return
     spans = tuple(d * (k - 1) + 1 for k, d in zip(geo.window, geo.dilation))
     view = sliding_window_view(xp, spans, axis=tuple(range(1, rank + 1)))
     index = ((slice(None),) + tuple(slice(0, (o - 1) * s + 1, s)
@@ -117,63 +131,62 @@ def _im2col(xp, geo, out_spatial, cols):
     np.copyto(cols, view.transpose(order))
 
 
-def _col2im(addends, geo, out_spatial, dxp):
-    """Sets padded `dxp` to the sum of each tap's input gradient, `addends` in tap order.
+def _tap_index(tap, geo, out_spatial):
+    """Index, in a padded input, of the elements that tap `tap` of every window reads."""
+    return (slice(None),) + tuple(
+        slice(t * d, t * d + (o - 1) * s + 1, s)
+        for t, d, o, s in zip(tap, geo.dilation, out_spatial, geo.strides))
 
-    An addend is laid out (n, *out, G, Cg): the gradient every window sends
-    back through that tap.
-    """
-    dxp.fill(0)
-    grouped = dxp.reshape(dxp.shape[:-1] + (geo.groups, -1))  # a view: dxp is contiguous
-    for addend, tap in zip(addends, itertools.product(*(range(k) for k in geo.window))):
-        index = (slice(None),) + tuple(
-            slice(t * d, t * d + (o - 1) * s + 1, s)
-            for t, d, o, s in zip(tap, geo.dilation, out_spatial, geo.strides))
-        grouped[index] += addend
+
+def _window_taps(geo):
+    return itertools.product(*(range(k) for k in geo.window))
 
 
 class _InputGradient:
-    """The input-gradient products `dy @ K.T` of one backward pass, chunk by chunk.
+    """The input gradient `col2im(dy @ K.T)` of one backward pass, chunk by chunk.
 
-    Large chunks take one product per kernel tap, `dy @ K[tap].T`, written
-    tap-major, so that `_col2im` adds contiguous arrays (a strided addend,
-    one row of the im2col layout per window, was measured 5-20 times slower
-    to add). Small chunks take a single product into the im2col layout:
-    there, fewer BLAS calls matter more than the strided additions.
+    Large chunks take one product per kernel tap, `dy @ K[tap].T`, and add
+    it into the input gradient at once, while it is still in cache: the
+    addend is contiguous, so the addition runs along whole rows of the
+    input gradient (a strided addend, one row of the im2col layout per
+    window, was measured 5-20 times slower to add). Small chunks take a
+    single product into the im2col layout: there, fewer BLAS calls matter
+    more than the strided additions.
     """
 
     # Per-tap products of fewer multiply-adds than this use the single product.
-    PER_TAP_MIN = 1 << 24
+    PER_TAP_MIN = 1 << 20
 
-    def __init__(self, kernel, geo, step, out_spatial, cols, scratch):
+    def __init__(self, kernel, geo, step, out_spatial):
         groups, per_group = geo.groups, kernel.shape[-2]
-        self.geo, self.out_spatial, self.cols = geo, out_spatial, cols
+        self.geo, self.out_spatial, self.step = geo, out_spatial, step
         rows = step * math.prod(out_spatial)
         self.per_tap = rows * per_group * kernel.shape[-1] // groups >= self.PER_TAP_MIN
-        if self.per_tap:  # (G, taps, Og, Cg); products laid out (taps, n, *out, G, Cg)
+        if self.per_tap:  # (taps, G, Og, Cg)
             self.kernel = np.ascontiguousarray(
-                kernel.reshape(geo.taps, per_group, groups, -1).transpose(2, 0, 3, 1))
-            self.taps = scratch((geo.taps, step) + out_spatial + (groups, per_group),
-                                cols.dtype)
-        else:  # (G, Og, taps * Cg); products laid out like `cols`
+                kernel.reshape(geo.taps, per_group, groups, -1).transpose(0, 2, 3, 1))
+        else:  # (G, Og, taps * Cg); products laid out like im2col
             self.kernel = _grouped_kernel(kernel, geo).transpose(0, 2, 1)
 
-    def write_to(self, g, dxp):
+    def write_to(self, g, dxp, scratch):
         """Writes the input gradient of output gradient `g` (G, rows, Og) into `dxp`."""
-        n, groups, geo = dxp.shape[0], self.geo.groups, self.geo
+        geo, groups = self.geo, self.geo.groups
+        dxp.fill(0)
+        grouped = dxp.reshape(dxp.shape[:-1] + (groups, -1))  # a view: dxp is contiguous
+        per_group = grouped.shape[-1]
+        shape = (self.step,) + self.out_spatial + (groups, per_group)
         if self.per_tap:
-            taps = self.taps[:, :n]
-            view = taps.reshape(geo.taps, -1, groups, taps.shape[-1]).transpose(2, 0, 1, 3)
-            for g_group, k_group, out_group in zip(g, self.kernel, view):
-                _matmul(itertools.repeat(g_group), k_group, out_group)
-            addends = iter(taps)
-        else:
-            c = self.cols[:n]
-            _matmul(g, self.kernel, c.reshape(-1, groups, self.kernel.shape[-1]).transpose(
-                1, 0, 2))
-            addends = (c[(Ellipsis,) + tap + (slice(None),)]
-                       for tap in itertools.product(*(range(k) for k in geo.window)))
-        _col2im(addends, geo, self.out_spatial, dxp)
+            product = scratch(shape, dxp.dtype)[:dxp.shape[0]]
+            by_group = product.reshape(-1, groups, per_group).transpose(1, 0, 2)
+            for tap, k_tap in zip(_window_taps(geo), self.kernel):
+                _matmul(g, k_tap, by_group)
+                grouped[_tap_index(tap, geo, self.out_spatial)] += product
+            return
+        width = self.kernel.shape[-1]
+        cols = scratch(shape[:-2] + (groups, geo.taps, per_group), dxp.dtype)[:dxp.shape[0]]
+        _matmul(g, self.kernel, cols.reshape(-1, groups, width).transpose(1, 0, 2))
+        for number, tap in enumerate(_window_taps(geo)):
+            grouped[_tap_index(tap, geo, self.out_spatial)] += cols[..., number, :]
 
 
 def _grouped_kernel(kernel, geo):
@@ -193,18 +206,21 @@ def _matmul(a, b, out):
         np.matmul(ag, bg, out=og)
 
 
-def _add_kernel_product(cols, dy, dk):
-    """`dk[g] += cols[g].T @ dy[g]`, the long batch axis contracted.
+def _kernel_product(cols, dy):
+    """`cols[g].T @ dy[g]` per group, the long batch axis contracted.
 
     Of the two equal ways to order the product, the one whose left operand
     has more rows is used: with two BLAS threads on a busy machine the other
     was seen to run 5-10 times slower (both for 9-column and 64-column dy).
     """
+    dk = np.empty(cols.shape[:1] + cols.shape[-1:] + dy.shape[-1:],
+                  np.result_type(cols, dy))
     for c, d, k in zip(cols, dy, dk):
         if c.shape[-1] >= d.shape[-1]:
-            k += np.matmul(c.T, d)
+            np.matmul(c.T, d, out=k)
         else:
-            k += np.matmul(d.T, c).T
+            np.matmul(d.T, c, out=k.T)
+    return dk
 
 
 def conv_forward(x, kernel, geo, epilogue=None):
@@ -215,21 +231,21 @@ def conv_forward(x, kernel, geo, epilogue=None):
     dtype = np.result_type(x, kernel)
     y = np.empty((n,) + out_spatial + (filters,), dtype)
     width = geo.taps * x.shape[-1] // groups
-    step = _chunk(n, math.prod(out_spatial) * width * groups * dtype.itemsize)
+    step = _chunk(n, out_spatial, width * groups + filters, dtype.itemsize)
+    cols_shape = (step,) + out_spatial + (groups,) + geo.window + (x.shape[-1] // groups,)
     kmat = _grouped_kernel(kernel, geo)
-    with Workspace() as scratch:
-        xp = _padded(x, geo, scratch)
-        cols = scratch((step,) + out_spatial + (groups,) + geo.window
-                       + (x.shape[-1] // groups,), dtype)
-        for start in range(0, n, step):
-            stop = min(start + step, n)
-            c = cols[:stop - start]
-            _im2col(xp[start:stop], geo, out_spatial, c)
+
+    def forward(start, stop):
+        with Workspace() as scratch:
+            cols = scratch(cols_shape, dtype)[:stop - start]
+            _im2col(_padded(x[start:stop], geo, scratch, step), geo, out_spatial, cols)
             yc = y[start:stop].reshape(-1, groups, filters // groups)
-            _matmul(c.reshape(-1, groups, width).transpose(1, 0, 2), kmat,
+            _matmul(cols.reshape(-1, groups, width).transpose(1, 0, 2), kmat,
                     yc.transpose(1, 0, 2))
             if epilogue is not None:
                 epilogue(yc.reshape(-1, filters))
+
+    run_chunks(forward, n, step)
     return y
 
 
@@ -241,52 +257,46 @@ def conv_backward(dy, kernel, geo, x=None, input_shape=None, prologue=None):
     (a transposed convolution is exactly this input gradient). `prologue(
     start, stop)` may turn a batch slice of `dy` into the gradient that
     reaches the product (e.g. through a fused activation) as a (rows,
-    filters) array.
+    filters) array; it is called once per slice, from any thread.
     """
-    groups, filters = geo.groups, kernel.shape[-1]
+    n, groups, filters = dy.shape[0], geo.groups, kernel.shape[-1]
     channels = kernel.shape[-2] * groups
+    out_spatial = dy.shape[1:-1]
     dtype = np.result_type(dy, kernel) if x is None else np.result_type(dy, kernel, x)
-    dk = None if x is None else np.zeros((groups, geo.taps * channels // groups,
-                                          filters // groups), dtype)
+    width = geo.taps * channels // groups
+    step = _chunk(n, out_spatial, width * groups + filters, dtype.itemsize)
+    cols_shape = (step,) + out_spatial + (groups,) + geo.window + (channels // groups,)
     dx = None if input_shape is None else np.empty(input_shape, dtype)
-    with Workspace() as scratch:
-        _backward_chunks(dy, kernel, geo, x, dk, dx, prologue, dtype, scratch)
-    if dk is not None:
+    if dx is not None:
+        padded_spatial = tuple(d + lo + hi for d, (lo, hi) in zip(dx.shape[1:-1], geo.pads))
+        padded = padded_spatial != dx.shape[1:-1]
+        input_gradient = _InputGradient(kernel, geo, step, out_spatial)
+
+    def backward(start, stop):
+        """This chunk's input gradient, written to `dx`, and kernel gradient, returned."""
+        with Workspace() as scratch:
+            g = prologue(start, stop) if prologue else dy[start:stop].reshape(-1, filters)
+            g = g.reshape(-1, groups, filters // groups).transpose(1, 0, 2)
+            if dx is not None:
+                target = dx[start:stop]
+                if padded:
+                    target = scratch((step,) + padded_spatial + (channels,), dtype)[
+                        :stop - start]
+                input_gradient.write_to(g, target, scratch)
+                if padded:
+                    dx[start:stop] = target[_interior(dx.shape, geo)]
+            if x is None:
+                return None
+            cols = scratch(cols_shape, dtype)[:stop - start]
+            _im2col(_padded(x[start:stop], geo, scratch, step), geo, out_spatial, cols)
+            return _kernel_product(cols.reshape(-1, groups, width).transpose(1, 0, 2), g)
+
+    parts = run_chunks(backward, n, step)
+    dk = None
+    if x is not None:
+        dk = np.sum(parts, axis=0) if parts else np.zeros(  # partial sums in chunk order
+            (groups, width, filters // groups), dtype)
         dk = dk.reshape((groups,) + geo.window + (channels // groups, filters // groups))
         order = tuple(range(1, geo.rank + 2)) + (0, geo.rank + 2)
         dk = dk.transpose(order).reshape(kernel.shape)
     return dx, dk
-
-
-def _backward_chunks(dy, kernel, geo, x, dk, dx, prologue, dtype, scratch):
-    """Accumulates `conv_backward`'s gradients into `dk` and/or `dx`, chunk by chunk."""
-    n, groups = dy.shape[0], geo.groups
-    out_spatial = dy.shape[1:-1]
-    filters = kernel.shape[-1]
-    channels = kernel.shape[-2] * groups
-    width = geo.taps * channels // groups
-    step = _chunk(n, math.prod(out_spatial) * width * groups * dtype.itemsize)
-    # one im2col-shaped buffer: the gathered windows, then (maybe) their gradients
-    cols = scratch((step,) + out_spatial + (groups,) + geo.window + (channels // groups,),
-                   dtype)
-    if dk is not None:
-        xp = _padded(x, geo, scratch)
-    dxp = None
-    if dx is not None:
-        padded_shape = tuple(d + lo + hi for d, (lo, hi) in zip(dx.shape[1:-1], geo.pads))
-        if padded_shape != dx.shape[1:-1]:
-            dxp = scratch((step,) + padded_shape + (channels,), dtype)
-        input_gradient = _InputGradient(kernel, geo, step, out_spatial, cols, scratch)
-    for start in range(0, n, step):
-        stop = min(start + step, n)
-        g = prologue(start, stop) if prologue else dy[start:stop].reshape(-1, filters)
-        g = g.reshape(-1, groups, filters // groups).transpose(1, 0, 2)
-        if dk is not None:
-            c = cols[:stop - start]
-            _im2col(xp[start:stop], geo, out_spatial, c)
-            _add_kernel_product(c.reshape(-1, groups, width).transpose(1, 0, 2), g, dk)
-        if dx is not None:
-            d = dx[start:stop] if dxp is None else dxp[:stop - start]
-            input_gradient.write_to(g, d)
-            if dxp is not None:
-                dx[start:stop] = d[_interior(dx.shape, geo)]

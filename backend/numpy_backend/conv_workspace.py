@@ -17,9 +17,13 @@ import threading
 
 import numpy as np
 
+from .batch_threads import num_threads
+
 # Smaller buffers come quickly from malloc's free lists anyway.
 _MIN_POOLED_BYTES = 1 << 20
-_MAX_PER_SHAPE = 2
+# Every thread of a batch-parallel kernel borrows its own buffers, so the pool
+# keeps one buffer of a shape per thread (and at least two).
+_MIN_PER_SHAPE = 2
 _MAX_POOLED_BYTES = 1 << 30
 
 _lock = threading.Lock()
@@ -57,12 +61,13 @@ class Workspace:
 
     def __exit__(self, *exc_info):
         global _pooled_bytes
+        per_shape = max(_MIN_PER_SHAPE, num_threads())
         with _lock:
             for buf in self._lent:
                 if buf.nbytes < _MIN_POOLED_BYTES:
                     continue
                 buffers = _free.setdefault((buf.shape, buf.dtype), [])
-                if len(buffers) < _MAX_PER_SHAPE and _pooled_bytes + buf.nbytes <= \
+                if len(buffers) < per_shape and _pooled_bytes + buf.nbytes <= \
                         _MAX_POOLED_BYTES:
                     buffers.append(buf)
                     _pooled_bytes += buf.nbytes

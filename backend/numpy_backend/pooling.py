@@ -2,19 +2,25 @@
 
 Both visit the window's taps one at a time: tap `t` of every window is one
 strided view of the (padded) input, so a pool is a handful of whole-array
-operations whatever its size. `max_pool`'s gradient goes to the first tap
-(in window order) that holds the maximum, as TensorFlow's does; `avg_pool`'s
-"same" padding divides by the number of real (unpadded) elements in each
-window, as Keras does.
+operations whatever its size. They do so chunk by chunk along the batch, on
+all cores (`batch_threads`), each chunk small enough that its passes run in
+cache. `max_pool`'s gradient goes to the first tap (in window order) that
+holds the maximum, as TensorFlow's does; `avg_pool`'s "same" padding divides
+by the number of real (unpadded) elements in each window, as Keras does.
 """
 
 import itertools
+import math
 
 import numpy as np
 
 from .. import shape_rules as rules
 from ..tensor import SymbolicTensor
 from ._registry import define
+from .batch_threads import batch_step, run_chunks
+
+# Bytes of (padded) input per batch chunk.
+CHUNK_BYTES = 2 << 20
 
 
 def _window(op, shape, pool_size, strides, padding):
@@ -68,11 +74,14 @@ def _taps(pool, steps, counts):
                                      for t, s, c in zip(tap, steps, counts))
 
 
+def _padded_spatial(shape, pads):
+    return tuple(n + lo + hi for n, (lo, hi) in zip(shape[1:-1], pads))
+
+
 def _padded(x, pads, fill):
     if not any(lo or hi for lo, hi in pads):
         return x
-    xp = np.full((x.shape[0],) + tuple(n + lo + hi for n, (lo, hi) in zip(x.shape[1:-1], pads))
-                 + x.shape[-1:], fill, x.dtype)
+    xp = np.full((x.shape[0],) + _padded_spatial(x.shape, pads) + x.shape[-1:], fill, x.dtype)
     xp[_interior(x.shape, pads)] = x
     return xp
 
@@ -82,21 +91,36 @@ def _interior(shape, pads):
                                   zip(shape[1:-1], pads)) + (slice(None),)
 
 
-def _scatter(shape, pads, pool, steps, counts, dtype, route):
-    """The input gradient, from `route(tap_number, target, accumulate)`, called in tap order.
+def _by_chunks(task, shape, pads, dtype):
+    """Runs `task(start, stop)` over the batch of an input of `shape`, in parallel chunks."""
+    image_bytes = math.prod(_padded_spatial(shape, pads)) * shape[-1] * np.dtype(dtype).itemsize
+    run_chunks(task, shape[0], batch_step(shape[0], image_bytes, CHUNK_BYTES))
 
-    `route` writes (or, with `accumulate`, adds) the gradient that tap
-    receives from every window into `target`, a strided view of the result.
+
+def _scatter(shape, pads, pool, steps, counts, dtype, route):
+    """The input gradient, from `route(start, stop, targets, accumulate)`.
+
+    For a batch slice, `route` writes (or, with `accumulate`, adds) the
+    gradient each tap receives from every window into `targets`, strided
+    views of the result's slice in tap order.
     """
-    padded = tuple(n + lo + hi for n, (lo, hi) in zip(shape[1:-1], pads))
+    padded = _padded_spatial(shape, pads)
     # When the windows partition the input, each tap owns its elements outright.
     tiles = pool == steps and all(c * s == n for c, s, n in zip(counts, steps, padded))
-    dxp = np.empty((shape[0],) + padded + shape[-1:], dtype) if tiles else \
-        np.zeros((shape[0],) + padded + shape[-1:], dtype)
-    for number, index in enumerate(_taps(pool, steps, counts)):
-        route(number, dxp[index], not tiles)
-    return dxp if dxp.shape == tuple(shape) else np.ascontiguousarray(
-        dxp[_interior(shape, pads)])
+    dx = np.empty(shape, dtype)
+    unpadded = padded == tuple(shape[1:-1])
+
+    def scatter(start, stop):
+        dxp = dx[start:stop] if unpadded else np.empty((stop - start,) + padded + shape[-1:],
+                                                       dtype)
+        if not tiles:
+            dxp.fill(0)
+        route(start, stop, [dxp[index] for index in _taps(pool, steps, counts)], not tiles)
+        if not unpadded:
+            dx[start:stop] = dxp[_interior(shape, pads)]
+
+    _by_chunks(scatter, shape, pads, dtype)
+    return dx
 
 
 def _lowest(dtype):
@@ -108,13 +132,20 @@ def _lowest(dtype):
 def max_pool(x, pool_size, strides=None, padding="valid"):
     """Maximum over each window."""
     pool, steps, pads, counts = _window("max_pool", x.shape, pool_size, strides, padding)
-    xp = _padded(x, pads, _lowest(x.dtype))
-    taps = [xp[index] for index in _taps(pool, steps, counts)]
-    if len(taps) == 1:
-        return taps[0].copy()
-    out = np.maximum(taps[0], taps[1])
-    for view in taps[2:]:
-        np.maximum(out, view, out=out)
+    out = np.empty(x.shape[:1] + counts + x.shape[-1:], x.dtype)
+
+    def forward(start, stop):
+        xp = _padded(x[start:stop], pads, _lowest(x.dtype))
+        taps = [xp[index] for index in _taps(pool, steps, counts)]
+        o = out[start:stop]
+        if len(taps) == 1:
+            np.copyto(o, taps[0])
+            return
+        np.maximum(taps[0], taps[1], out=o)
+        for view in taps[2:]:
+            np.maximum(o, view, out=o)
+
+    _by_chunks(forward, x.shape, pads, x.dtype)
     return out
 
 
@@ -130,20 +161,25 @@ def _max_pool_vjp(node, g):
     attrs = node.attrs
     pool, steps, pads, counts = _window("max_pool", x.shape, attrs["pool_size"],
                                         attrs.get("strides"), attrs.get("padding", "valid"))
-    xp = _padded(x, pads, _lowest(x.dtype))
     taps = list(_taps(pool, steps, counts))
-    unrouted = g.copy()  # the gradient of outputs whose winner is not found yet
-    hit = np.empty(out.shape, bool)
 
-    def route(number, target, accumulate):
-        np.equal(xp[taps[number]], out, out=hit)
-        if accumulate:
-            target += unrouted * hit
-        else:
-            np.multiply(unrouted, hit, out=target)
-        if number < len(taps) - 1:
-            np.logical_not(hit, out=hit)
-            np.multiply(unrouted, hit, out=unrouted)
+    def route(start, stop, targets, accumulate):
+        xp = _padded(x[start:stop], pads, _lowest(x.dtype))
+        o, gs = out[start:stop], g[start:stop]
+        hit = np.empty(o.shape, bool)  # this tap holds the maximum (and no earlier tap did)
+        found = np.empty(o.shape, bool)  # some tap so far holds the maximum
+        for number, (index, target) in enumerate(zip(taps, targets)):
+            np.equal(xp[index], o, out=hit)
+            if number:
+                np.greater(hit, found, out=hit)  # hit and not found
+            if accumulate:
+                target += gs * hit
+            else:
+                np.multiply(gs, hit, out=target)
+            if number == 0:
+                np.copyto(found, hit)
+            elif number < len(taps) - 1:
+                np.logical_or(found, hit, out=found)
 
     return (_scatter(x.shape, pads, pool, steps, counts, g.dtype, route),)
 
@@ -162,12 +198,19 @@ def _window_sizes(shape, pool, steps, pads, counts):
 def avg_pool(x, pool_size, strides=None, padding="valid"):
     """Mean over each window's real elements ("same" padding is not counted)."""
     pool, steps, pads, counts = _window("avg_pool", x.shape, pool_size, strides, padding)
-    xp = _padded(x, pads, 0)
-    taps = _taps(pool, steps, counts)
-    out = xp[next(taps)].astype(_float_dtype(x.dtype), copy=True)
-    for index in taps:
-        out += xp[index]
-    out /= _window_sizes(x.shape, pool, steps, pads, counts).astype(out.dtype)
+    out = np.empty(x.shape[:1] + counts + x.shape[-1:], _float_dtype(x.dtype))
+    sizes = _window_sizes(x.shape, pool, steps, pads, counts).astype(out.dtype)
+
+    def forward(start, stop):
+        xp = _padded(x[start:stop], pads, 0)
+        taps = _taps(pool, steps, counts)
+        o = out[start:stop]
+        np.copyto(o, xp[next(taps)])
+        for index in taps:
+            o += xp[index]
+        o /= sizes
+
+    _by_chunks(forward, x.shape, pads, x.dtype)
     return out
 
 
@@ -177,12 +220,14 @@ def _avg_pool_vjp(node, g):
     attrs = node.attrs
     pool, steps, pads, counts = _window("avg_pool", shape, attrs["pool_size"],
                                         attrs.get("strides"), attrs.get("padding", "valid"))
-    share = g / _window_sizes(shape, pool, steps, pads, counts).astype(g.dtype)
+    sizes = _window_sizes(shape, pool, steps, pads, counts).astype(g.dtype)
 
-    def route(_, target, accumulate):
-        if accumulate:
-            target += share
-        else:
-            target[...] = share
+    def route(start, stop, targets, accumulate):
+        share = g[start:stop] / sizes
+        for target in targets:
+            if accumulate:
+                target += share
+            else:
+                target[...] = share
 
     return (_scatter(shape, pads, pool, steps, counts, g.dtype, route),)

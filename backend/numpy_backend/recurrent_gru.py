@@ -23,7 +23,7 @@ import numpy as np
 
 from . import recurrent_common as rc
 from ._registry import define
-from .recurrent_blas import single_threaded_blas
+from .blas_threads import single_threaded_blas
 
 _X_ORDER = (2, 0, 1)      # reset_after: internal input-side rows h, z, r
 _X_INVERSE = (1, 2, 0)

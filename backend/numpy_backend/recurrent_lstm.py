@@ -27,7 +27,7 @@ import numpy as np
 
 from . import recurrent_common as rc
 from ._registry import define
-from .recurrent_blas import single_threaded_blas
+from .blas_threads import single_threaded_blas
 
 _ORDER = (3, 0, 1, 2)     # internal block k holds Keras block _ORDER[k]
 _INVERSE = (1, 2, 3, 0)   # Keras block j is internal block _INVERSE[j]

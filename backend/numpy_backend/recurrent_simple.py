@@ -12,7 +12,7 @@ import numpy as np
 
 from . import recurrent_common as rc
 from ._registry import define
-from .recurrent_blas import single_threaded_blas
+from .blas_threads import single_threaded_blas
 
 
 @define("simple_rnn_sequence", shape=rc.sequence_shape(1), num_outputs=2, residual=True)

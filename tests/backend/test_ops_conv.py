@@ -197,6 +197,30 @@ def test_batch_chunks_give_the_same_result(monkeypatch, padding):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.parametrize("op_case", params([CASES[i] for i in (0, 5, 7, 12, 16, 18)]))
+def test_gradient_check_with_chunks_on_threads(monkeypatch, op_case):
+    """One image per chunk, the chunks spread over threads: the same gradients."""
+    monkeypatch.setattr(conv_gemm, "CHUNK_BYTES", 1)
+    monkeypatch.setenv("HIKERAS_NUM_THREADS", "2")
+    op_case.run()
+
+
+def test_thread_count_does_not_change_results(monkeypatch):
+    x, kernel, bias = r(9, 6, 6, 3).astype("float32"), r(3, 3, 3, 4).astype("float32"), r(4)
+    g = r(9, 6, 6, 4).astype("float32")
+    monkeypatch.setattr(conv_gemm, "CHUNK_BYTES", 1)
+
+    def run(threads):
+        monkeypatch.setenv("HIKERAS_NUM_THREADS", threads)
+        xv, kv, bv = Variable(x), Variable(kernel), Variable(bias.astype("float32"))
+        with GradientTape() as tape:
+            out = apply("conv", xv, kv, bv, padding="same", activation="relu")
+        return [np.asarray(out)] + list(tape.gradient(out, [xv, kv, bv], output_gradients=g))
+
+    for a, b in zip(run("1"), run("3")):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_first_layer_skips_input_gradient():
     kernel = Variable(r(3, 3, 1, 2).astype("float32"))
     with GradientTape() as tape:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from hikeras.backend import GradientTape, apply
+from hikeras.backend.numpy_backend import pooling
 from tests.helpers.check_op import case, params, random_array
 
 rng = np.random.default_rng(5)
@@ -67,6 +68,14 @@ for _name in ("max_pool", "avg_pool"):
 
 @pytest.mark.parametrize("op_case", params(CASES))
 def test_op(op_case):
+    op_case.run()
+
+
+@pytest.mark.parametrize("op_case", params(CASES))
+def test_op_with_chunks_on_threads(monkeypatch, op_case):
+    """One image per chunk, the chunks spread over threads: the same values and gradients."""
+    monkeypatch.setattr(pooling, "CHUNK_BYTES", 1)
+    monkeypatch.setenv("HIKERAS_NUM_THREADS", "2")
     op_case.run()
 
 

@@ -1,19 +1,20 @@
-"""Single-threaded BLAS for the recurrent sequence ops.
+"""Single-threaded BLAS for kernels that bring their own parallelism or need none.
 
-A recurrent step multiplies a small state by the recurrent kernel (e.g. 64 x 64
-by 64 x 256): tens of microseconds on one core. Splitting such products across
-OpenBLAS threads gains nothing, and every product is a synchronisation point:
-when another process holds a core, the threads wait for each other and one
-step can take milliseconds instead of microseconds. The larger products of
-these ops (the input projection, the weight gradients, about 100 M
-multiply-adds each at batch 64) showed the same collapse on a busy 2-core
-machine, so the recurrent ops run with one BLAS thread throughout and restore
-the library's setting afterwards.
+OpenBLAS splits every product across its threads and synchronises them many
+times per call. When another process holds a core, the threads wait for each
+other and a product can take several times longer than on one thread: on the
+project's shared 2-core machines this was seen for the recurrent ops' small
+per-step products (64 x 64 by 64 x 256, tens of microseconds on one core,
+milliseconds when stalled) and their larger gradient products alike, and for
+the convolutions' GEMMs. So the recurrent ops run with one BLAS thread
+throughout, and `batch_threads` runs its chunks with one BLAS thread each;
+both restore the library's setting afterwards.
 
 The thread count is changed through the BLAS library that numpy loaded
 (OpenBLAS exports `openblas_set_num_threads` under a few names). When no such
-library is found, `single_threaded_blas()` does nothing. The setting is
-process-wide: other threads calling BLAS meanwhile also run single-threaded.
+library is found, `single_threaded_blas()` does nothing and
+`blas_thread_count()` returns `None`. The setting is process-wide: other
+threads calling BLAS meanwhile also run single-threaded.
 """
 
 import contextlib
@@ -49,6 +50,11 @@ def _find_thread_controls():
 
 
 _CONTROLS = _find_thread_controls()
+
+
+def blas_thread_count():
+    """The number of threads numpy's BLAS uses now, or `None` when it cannot be read."""
+    return None if _CONTROLS is None else _CONTROLS[0]()
 
 
 @contextlib.contextmanager
