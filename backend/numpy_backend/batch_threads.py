@@ -33,6 +33,17 @@ from .blas_threads import blas_thread_count, single_threaded_blas
 
 _pool = None
 _pool_key = None
+_parallel_kernels_ran = False
+
+
+def parallel_kernels_ran():
+    """Whether a kernel of this process has run its chunks on several threads.
+
+    Sticky on purpose: a decision that depended on timing (say, "in the last
+    second") would make the numbers of a seeded run depend on the machine's
+    load, since single- and multi-threaded BLAS round differently.
+    """
+    return _parallel_kernels_ran
 
 
 def num_threads():
@@ -94,6 +105,8 @@ def run_chunks(task, size, step):
     threads = num_threads()
     if min(threads, len(bounds)) <= 1:
         return [task(start, stop) for start, stop in bounds]
+    global _parallel_kernels_ran
+    _parallel_kernels_ran = True
     results = [None] * len(bounds)
     queue = iter(range(len(bounds)))
     lock = threading.Lock()

@@ -2,6 +2,8 @@
 
 Both have traced VJPs (gradients of any order): their VJPs are products
 and transposes, which cost the same through the `ops` table as in numpy.
+Products of a matrix (or a stack of rows) by a matrix, the layers' case, go
+through `threaded_matmul`, which shares large ones among the batch threads.
 """
 
 import numpy as np
@@ -11,6 +13,7 @@ from ..tensor import SymbolicTensor
 from ._grad import unbroadcast
 from ._registry import define
 from ._traced import ops
+from .threaded_matmul import product_2d
 
 
 def _matmul_shape(x, y, **_):
@@ -29,9 +32,19 @@ def _matmul_shape(x, y, **_):
     return SymbolicTensor(out, rules.result_dtype(x, y))
 
 
+def _rows_product(x, y, epilogue=None):
+    """`epilogue(x @ y)` for a 2-D `y`, with `x`'s leading axes as rows when that is free."""
+    x, y = np.asarray(x), np.asarray(y)
+    if y.ndim != 2 or x.ndim < 2 or not x.flags.c_contiguous and x.ndim > 2:
+        out = np.matmul(x, y)
+        return out if epilogue is None else epilogue(out)
+    out = product_2d(x.reshape(-1, x.shape[-1]), y, epilogue)
+    return out.reshape(x.shape[:-1] + (y.shape[1],))
+
+
 @define("matmul", shape=_matmul_shape, save_inputs=(0, 1))
 def matmul(x, y):
-    return np.matmul(x, y)
+    return _rows_product(x, y)
 
 
 def _swap_last(x):
@@ -103,10 +116,14 @@ def _dense_shape(x, kernel, *bias, activation="linear"):
 @define("dense", shape=_dense_shape, save_inputs=(0, 1), save_outputs=(0,))
 def dense(x, kernel, *bias, activation="linear"):
     """`activation(x @ kernel + bias)` in one pass; `bias` may be omitted."""
-    out = np.matmul(x, kernel)
-    if bias:
-        out += bias[0]
-    return _FUSED_ACTIVATIONS[activation][0](out)
+    activate = _FUSED_ACTIVATIONS[activation][0]
+
+    def epilogue(block):
+        if bias:
+            block += bias[0]
+        return activate(block)
+
+    return _rows_product(x, kernel, epilogue)
 
 
 @dense.defvjp(traceable=True)

@@ -1,0 +1,62 @@
+"""Matrix products that share the batch threads while those are in use.
+
+OpenBLAS parallelises a product with its own threads, which keep spinning
+for about a tenth of a second after each call. In a training step that
+alternates products with the batch-parallel convolution and pooling kernels
+(`batch_threads`), the spinning thread takes a core from those kernels (a
+convolutional model trained 20-30% slower for it), and on a busy machine
+OpenBLAS's synchronisation makes products several times slower. So once
+those kernels have run in the process (`parallel_kernels_ran`), products
+run on single-threaded BLAS: a large one cut into row (or column) blocks
+that `run_chunks` computes on the batch threads, each block carrying an
+elementwise epilogue (bias, activation) while it is in cache. Before that,
+e.g. in a process that trains dense layers only, OpenBLAS's own threads are
+used: for products of a layer's size they are faster (a dense network
+trained 30-60% slower on the batch threads). The switch depends only on which
+kernels ran, never on timing, so seeded runs stay reproducible bit for bit.
+Blocks are a fixed partition written to disjoint parts of the output, so
+the result does not depend on the number of threads either.
+"""
+
+import numpy as np
+
+from .batch_threads import num_threads, parallel_kernels_ran, run_chunks
+from .blas_threads import single_threaded_blas
+
+# Multiply-adds below which a product runs as one call: handing out blocks
+# costs tens of microseconds, a product of this size about a millisecond.
+MIN_SHARED_WORK = 1 << 22
+# A fixed number of blocks (independent of the thread count, for identical
+# results), a few per thread for slack when a thread is slowed down.
+BLOCKS = 4
+
+
+def product_2d(a, b, epilogue=None):
+    """`epilogue(a @ b)` for 2-D `a` and `b`, shared among threads when large.
+
+    `epilogue(block)` transforms a block of output rows in place; it must be
+    elementwise along the columns (a bias, an activation).
+    """
+    m, k = a.shape
+    n = b.shape[1]
+    if not parallel_kernels_ran():
+        out = np.matmul(a, b)
+        return out if epilogue is None else epilogue(out)
+    threads = num_threads()
+    if threads <= 1 or m * k * n < MIN_SHARED_WORK or max(m, n) < BLOCKS:
+        with single_threaded_blas():
+            out = np.matmul(a, b)
+        return out if epilogue is None else epilogue(out)
+    out = np.empty((m, n), np.result_type(a, b))
+    if m >= n or epilogue is not None:
+        def task(start, stop):
+            block = np.matmul(a[start:stop], b, out=out[start:stop])
+            if epilogue is not None:
+                epilogue(block)
+        size = m
+    else:
+        def task(start, stop):
+            np.matmul(a, b[:, start:stop], out=out[:, start:stop])
+        size = n
+    run_chunks(task, size, -(-size // BLOCKS))
+    return out
