@@ -1,4 +1,4 @@
-"""Matrix products that share the batch threads while those are in use.
+"""Matrix products that share the batch threads once those are in use.
 
 OpenBLAS parallelises a product with its own threads, which keep spinning
 for about a tenth of a second after each call. In a training step that
@@ -11,9 +11,10 @@ run on single-threaded BLAS: a large one cut into row (or column) blocks
 that `run_chunks` computes on the batch threads, each block carrying an
 elementwise epilogue (bias, activation) while it is in cache. Before that,
 e.g. in a process that trains dense layers only, OpenBLAS's own threads are
-used: for products of a layer's size they are faster (a dense network
-trained 30-60% slower on the batch threads). The switch depends only on which
-kernels ran, never on timing, so seeded runs stay reproducible bit for bit.
+used: for products of a layer's size they are faster (a dense network's
+training step took 20-70% longer on the batch threads). The switch depends
+only on which kernels ran, never on timing, so seeded runs stay
+reproducible bit for bit.
 Blocks are a fixed partition written to disjoint parts of the output, so
 the result does not depend on the number of threads either.
 """
