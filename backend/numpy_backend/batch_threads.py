@@ -33,17 +33,31 @@ from .blas_threads import blas_thread_count, single_threaded_blas
 
 _pool = None
 _pool_key = None
-_parallel_kernels_ran = False
+_batch_kernels_seen = False
 
 
-def parallel_kernels_ran():
-    """Whether a kernel of this process has run its chunks on several threads.
+def batch_kernels_seen():
+    """Whether this process has used a batch-parallel kernel.
 
-    Sticky on purpose: a decision that depended on timing (say, "in the last
-    second") would make the numbers of a seeded run depend on the machine's
-    load, since single- and multi-threaded BLAS round differently.
+    Set by running one on several threads, or by building a model that has
+    one (`declares_batch_kernel` on the op's shape rule), so that a model's
+    products run the same way from its first step on, in a fresh process as
+    in one resumed from a checkpoint. Sticky on purpose: a decision that
+    depended on timing would make the numbers of a seeded run depend on the
+    machine's load, since single- and multi-threaded BLAS round differently.
     """
-    return _parallel_kernels_ran
+    return _batch_kernels_seen
+
+
+def declares_batch_kernel(shape_rule):
+    """Wraps the shape rule of a batch-parallel op so that tracing it counts as use."""
+
+    def rule(*args, **kwargs):
+        global _batch_kernels_seen
+        _batch_kernels_seen = True
+        return shape_rule(*args, **kwargs)
+
+    return rule
 
 
 def num_threads():
@@ -105,8 +119,8 @@ def run_chunks(task, size, step):
     threads = num_threads()
     if min(threads, len(bounds)) <= 1:
         return [task(start, stop) for start, stop in bounds]
-    global _parallel_kernels_ran
-    _parallel_kernels_ran = True
+    global _batch_kernels_seen
+    _batch_kernels_seen = True
     results = [None] * len(bounds)
     queue = iter(range(len(bounds)))
     lock = threading.Lock()

@@ -16,6 +16,7 @@ from ..tensor import SymbolicTensor
 from .conv_gemm import conv_backward, conv_forward, geometry
 from .linalg import _FUSED_ACTIVATIONS
 from ._registry import define
+from .batch_threads import declares_batch_kernel
 
 
 def _tuple(value, rank, name, minimum=1):
@@ -152,7 +153,8 @@ def _conv_shape(x, kernel, *bias, strides=1, padding="valid", dilation_rate=1,
     return SymbolicTensor((sx[0],) + counts + (sk[-1],), rules.result_dtype(x, kernel))
 
 
-@define("conv", shape=_conv_shape, save_inputs=(0, 1), save_outputs=(0,))
+@define("conv", shape=declares_batch_kernel(_conv_shape), save_inputs=(0, 1),
+        save_outputs=(0,))
 def conv(x, kernel, *bias, strides=1, padding="valid", dilation_rate=1, activation="linear"):
     """`activation(convolution(x, kernel) + bias)`; `bias` may be omitted."""
     geo = _conv_geometry(x.shape, kernel.shape, strides, padding, dilation_rate)
@@ -182,7 +184,8 @@ def _conv_transpose_shape(x, kernel, *bias, strides=1, padding="valid", output_p
     return SymbolicTensor((sx[0],) + spatial + (sk[-2],), rules.result_dtype(x, kernel))
 
 
-@define("conv_transpose", shape=_conv_transpose_shape, save_inputs=(0, 1), save_outputs=(0,))
+@define("conv_transpose", shape=declares_batch_kernel(_conv_transpose_shape),
+        save_inputs=(0, 1), save_outputs=(0,))
 def conv_transpose(x, kernel, *bias, strides=1, padding="valid", output_padding=None,
                    dilation_rate=1, activation="linear"):
     """The transposed convolution (the input gradient of `conv`), plus bias and activation.

@@ -17,7 +17,7 @@ import numpy as np
 from .. import shape_rules as rules
 from ..tensor import SymbolicTensor
 from ._registry import define
-from .batch_threads import batch_step, run_chunks
+from .batch_threads import batch_step, declares_batch_kernel, run_chunks
 
 # Bytes of (padded) input per batch chunk.
 CHUNK_BYTES = 2 << 20
@@ -127,8 +127,8 @@ def _lowest(dtype):
     return -np.inf if np.issubdtype(dtype, np.floating) else np.iinfo(dtype).min
 
 
-@define("max_pool", shape=_pool_shape("max_pool", lambda dtype: dtype), save_inputs=(0,),
-        save_outputs=(0,))
+@define("max_pool", shape=declares_batch_kernel(_pool_shape("max_pool", lambda dtype: dtype)),
+        save_inputs=(0,), save_outputs=(0,))
 def max_pool(x, pool_size, strides=None, padding="valid"):
     """Maximum over each window."""
     pool, steps, pads, counts = _window("max_pool", x.shape, pool_size, strides, padding)
@@ -194,7 +194,7 @@ def _window_sizes(shape, pool, steps, pads, counts):
     return sizes
 
 
-@define("avg_pool", shape=_pool_shape("avg_pool", _float_dtype))
+@define("avg_pool", shape=declares_batch_kernel(_pool_shape("avg_pool", _float_dtype)))
 def avg_pool(x, pool_size, strides=None, padding="valid"):
     """Mean over each window's real elements ("same" padding is not counted)."""
     pool, steps, pads, counts = _window("avg_pool", x.shape, pool_size, strides, padding)

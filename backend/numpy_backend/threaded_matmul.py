@@ -6,7 +6,7 @@ alternates products with the batch-parallel convolution and pooling kernels
 (`batch_threads`), the spinning thread takes a core from those kernels (a
 convolutional model trained 20-30% slower for it), and on a busy machine
 OpenBLAS's synchronisation makes products several times slower. So once
-those kernels have run in the process (`parallel_kernels_ran`), products
+those kernels are in use in the process (`batch_kernels_seen`), products
 run on single-threaded BLAS: a large one cut into row (or column) blocks
 that `run_chunks` computes on the batch threads, each block carrying an
 elementwise epilogue (bias, activation) while it is in cache. Before that,
@@ -21,7 +21,7 @@ the result does not depend on the number of threads either.
 
 import numpy as np
 
-from .batch_threads import num_threads, parallel_kernels_ran, run_chunks
+from .batch_threads import batch_kernels_seen, num_threads, run_chunks
 from .blas_threads import single_threaded_blas
 
 # Multiply-adds below which a product runs as one call: handing out blocks
@@ -40,7 +40,7 @@ def product_2d(a, b, epilogue=None):
     """
     m, k = a.shape
     n = b.shape[1]
-    if not parallel_kernels_ran():
+    if not batch_kernels_seen():
         out = np.matmul(a, b)
         return out if epilogue is None else epilogue(out)
     threads = num_threads()

@@ -17,7 +17,7 @@ SHAPES = [((96, 300), (300, 160)),   # rows split
 @pytest.fixture
 def shared(monkeypatch):
     """Products as in a process where the batch-parallel kernels have run."""
-    monkeypatch.setattr(batch_threads, "_parallel_kernels_ran", True)
+    monkeypatch.setattr(batch_threads, "_batch_kernels_seen", True)
     monkeypatch.setattr(threaded_matmul, "MIN_SHARED_WORK", 1000)
 
 
@@ -50,7 +50,7 @@ def test_results_do_not_depend_on_the_thread_count(shared, monkeypatch):
         np.testing.assert_array_equal(r, results[0])
 
 
-def test_blocks_run_on_several_threads_once_parallel_kernels_ran(shared, monkeypatch):
+def test_blocks_run_on_several_threads_once_batch_kernels_are_in_use(shared, monkeypatch):
     monkeypatch.setenv("HIKERAS_NUM_THREADS", "2")
     calls = []
     original = batch_threads.run_chunks
@@ -59,7 +59,7 @@ def test_blocks_run_on_several_threads_once_parallel_kernels_ran(shared, monkeyp
                         or original(task, size, step))
     product_2d(np.ones((64, 64)), np.ones((64, 8)))
     assert calls == [(64, 16)]
-    monkeypatch.setattr(batch_threads, "_parallel_kernels_ran", False)
+    monkeypatch.setattr(batch_threads, "_batch_kernels_seen", False)
     product_2d(np.ones((64, 64)), np.ones((64, 8)))
     assert len(calls) == 1  # before any parallel kernel ran: one BLAS call
 
@@ -74,3 +74,14 @@ def test_dense_and_matmul_ops_use_it_and_agree_with_numpy(shared, monkeypatch):
                                np.maximum(x @ k + b, 0), rtol=1e-5, atol=1e-5)
     view = x.transpose(1, 0, 2)   # not contiguous: multiplied without reshaping
     np.testing.assert_allclose(apply("matmul", view, k), view @ k, rtol=1e-5, atol=1e-5)
+
+
+def test_building_a_model_with_a_convolution_counts_as_use(monkeypatch):
+    from hikeras.backend import SymbolicTensor
+
+    monkeypatch.setattr(batch_threads, "_batch_kernels_seen", False)
+    apply("dense", SymbolicTensor((None, 4)), SymbolicTensor((4, 3)))
+    assert not batch_threads.batch_kernels_seen()
+    apply("conv", SymbolicTensor((None, 8, 8, 1)), SymbolicTensor((3, 3, 1, 2)))
+    assert batch_threads.batch_kernels_seen()
+
