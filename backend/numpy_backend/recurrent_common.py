@@ -177,8 +177,13 @@ def output_gradient(g, weights, return_sequences, steps):
 
 
 def steps_matrix(a):
-    """`(T, K, B)` per-step blocks as one `(K, T * B)` matrix (a copy)."""
-    return a.transpose(1, 0, 2).reshape(a.shape[1], -1)
+    """`(T, K, B)` per-step blocks as one `(K, T * B)` matrix, always a copy.
+
+    The helper thread reads it while the caller refills `a`'s buffer; for a
+    single step numpy's reshape would return a view, so that case is copied.
+    """
+    matrix = a.transpose(1, 0, 2).reshape(a.shape[1], -1)
+    return matrix.copy() if np.may_share_memory(matrix, a) else matrix
 
 
 def contract_steps(dz, *blocks):

@@ -224,3 +224,15 @@ def test_helper_thread_gives_the_same_gradients(monkeypatch, name, states, weigh
     assert recurrent_threads._pool is not None
     for serial, threaded in zip(*results):
         np.testing.assert_array_equal(serial, threaded)
+
+
+def test_steps_matrix_never_shares_the_step_buffer():
+    """The helper thread reads it while the time loop refills the buffer."""
+    from hikeras.backend.numpy_backend.recurrent_common import steps_matrix
+
+    buffer = np.arange(10 * 6 * 4, dtype=float).reshape(10, 6, 4)
+    for steps in (1, 3):
+        matrix = steps_matrix(buffer[:steps, 1:5])
+        np.testing.assert_array_equal(
+            matrix, buffer[:steps, 1:5].transpose(1, 0, 2).reshape(4, -1))
+        assert not np.may_share_memory(matrix, buffer)
