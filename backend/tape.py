@@ -21,10 +21,12 @@ derivatives:
     d2y_dx2 = outer.gradient(dy_dx, x)
 """
 
+import math
+
 import numpy as np
 
 from . import executor
-from .dispatch import active_tapes, recording_on
+from .dispatch import active_tapes, apply, recording_on
 from .tensor import Tensor, new_ref
 
 
@@ -110,12 +112,24 @@ class GradientTape:
                 "unconnected_gradients must be 'none' or 'zero'. "
                 f"Received: unconnected_gradients={unconnected_gradients!r}"
             )
+        self._claim()
+        grads = self._gradients(target, sources, output_gradients, unconnected_gradients,
+                                retain=self.persistent)
+        if not self.persistent:
+            self._nodes = []
+        return grads
+
+    def _claim(self):
+        """Marks the tape used; a non-persistent tape can be used only once."""
         if self._used and not self.persistent:
             raise RuntimeError(
                 "A non-persistent GradientTape can compute gradients only once. "
                 "Create it with GradientTape(persistent=True) to call gradient() again."
             )
         self._used = True
+
+    def _gradients(self, target, sources, output_gradients, unconnected_gradients, retain):
+        """One backward pass from `target` (see `gradient`); keeps the nodes if `retain`."""
         flat, rebuild = _flatten(sources)
         refs = [self._ref_of(s) for s in flat]
         target_ref = target.ref if isinstance(target, Tensor) else None
@@ -129,10 +143,8 @@ class GradientTape:
                     self._nodes, target_ref,
                     _seed(target, output_gradients, tracked=bool(recorders)),
                     [r for r in refs if r is not None],
-                    retain=self.persistent, create_graph=bool(recorders),
+                    retain=retain, create_graph=bool(recorders),
                 )
-        if not self.persistent:
-            self._nodes = []
         grads = []
         handed_out = set()
         for source, ref in zip(flat, refs):
@@ -149,6 +161,80 @@ class GradientTape:
                 handed_out.add(id(g))
             grads.append(g)
         return rebuild(grads)
+
+
+    def jacobian(self, target, sources, unconnected_gradients="none"):
+        """The derivative of every entry of `target` (TensorFlow's `jacobian`).
+
+        Each result has shape `target.shape + source.shape`; it is computed
+        with one backward pass per entry of `target`, so it suits small
+        targets. A non-persistent tape can compute one jacobian, as for
+        `gradient`.
+
+        Args:
+            target: a tensor computed under this tape.
+            sources: as for `gradient`.
+            unconnected_gradients: `"none"` or `"zero"`, as for `gradient`.
+        """
+        shape = tuple(np.shape(target.value if isinstance(target, Tensor) else target))
+        return self._stacked(target, sources, unconnected_gradients, shape, (),
+                             lambda i: _one_hot(shape, i, target))
+
+    def batch_jacobian(self, target, source, unconnected_gradients="none"):
+        """Per-sample jacobians of a `(batch, ...)` target by a `(batch, ...)` source.
+
+        The result has shape `(batch,) + target.shape[1:] + source.shape[1:]`;
+        as in TensorFlow, sample `b` of `target` must depend on sample `b` of
+        `source` only (one backward pass per entry of a sample's target).
+        """
+        shape = tuple(np.shape(target.value if isinstance(target, Tensor) else target))
+        if not shape or shape[0] != np.shape(np.asarray(source))[0]:
+            raise ValueError(
+                "batch_jacobian needs a target and a source with the same leading (batch) "
+                f"dimension. Received: target.shape={shape}, "
+                f"source.shape={np.shape(np.asarray(source))}")
+        return self._stacked(target, source, unconnected_gradients, shape[1:], (1,),
+                             lambda i: _one_hot(shape[1:], i, target, batch=shape[0]))
+
+    def _stacked(self, target, sources, unconnected_gradients, entries, axis, seed):
+        """Gradients seeded by `seed(i)` for each entry `i`, stacked into jacobians."""
+        self._claim()
+        count = math.prod(entries)
+        try:
+            rows = [self._gradients(target, sources, seed(i), unconnected_gradients,
+                                    retain=True) for i in range(count)]
+        finally:
+            if not self.persistent:
+                for node in self._nodes:
+                    node.release()
+                self._nodes = []
+        flat, rebuild = _flatten(sources)
+        columns = [[_flatten(row)[0][k] for row in rows] for k in range(len(flat))]
+        return rebuild([_stack_rows(column, source, entries, axis)
+                        for column, source in zip(columns, flat)])
+
+
+def _one_hot(shape, index, target, batch=None):
+    """A seed selecting entry `index` of `shape` (in every sample, given `batch`)."""
+    value = target.value if isinstance(target, Tensor) else np.asarray(target)
+    seed = np.zeros(math.prod(shape), value.dtype)
+    seed[index] = 1
+    seed = seed.reshape(shape)
+    return seed if batch is None else np.broadcast_to(seed, (batch,) + shape).copy()
+
+
+def _stack_rows(rows, source, entries, axis):
+    """`rows` (one gradient per entry, or None) as one array of the jacobian's shape."""
+    if all(r is None for r in rows):
+        return None
+    source_shape = tuple(np.shape(np.asarray(source)))
+    rows = [np.zeros(source_shape, np.asarray(source).dtype) if r is None else r
+            for r in rows]
+    if axis:  # batch_jacobian: rows are (batch,) + source[1:], stacked after the batch axis
+        stacked = apply("stack", *rows, axis=1)
+        return apply("reshape", stacked,
+                     shape=(source_shape[0],) + entries + source_shape[1:])
+    return apply("reshape", apply("stack", *rows, axis=0), shape=entries + source_shape)
 
 
 def _seed(target, output_gradients, tracked):

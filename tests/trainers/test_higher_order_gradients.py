@@ -194,3 +194,54 @@ def test_one_array_watched_by_nested_tapes_is_one_source():
             y = ops.sum(ops.multiply(x, x))
         assert inner.gradient(y, x) is not None
     np.testing.assert_allclose(outer.gradient(y, x), 2 * x)
+
+
+def test_jacobian_of_a_model_matches_finite_differences(float64):
+    model = _mlp("tanh")
+    x = np.random.default_rng(7).standard_normal((2, 3))
+    with hikeras.GradientTape() as tape:
+        tape.watch(x)
+        out = model(x)
+    jac = tape.jacobian(out, x)
+    assert jac.shape == (2, 1, 2, 3)
+    numeric = np.zeros_like(jac)
+    for idx in np.ndindex(*x.shape):
+        step = np.zeros_like(x)
+        step[idx] = 1e-6
+        numeric[(..., *idx)] = (_array(model(x + step)) - _array(model(x - step))) / 2e-6
+    np.testing.assert_allclose(jac, numeric, rtol=1e-6, atol=1e-9)
+    with pytest.raises(RuntimeError, match="only once"):
+        tape.jacobian(out, x)
+
+
+def test_batch_jacobian_is_the_per_sample_block_of_the_jacobian(float64):
+    model = _mlp("sigmoid")
+    model.layers[-1].activation = hikeras.activations.get("linear")
+    x = np.random.default_rng(8).standard_normal((4, 3))
+    with hikeras.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        out = model(x)
+    full = tape.jacobian(out, x)
+    per_sample = tape.batch_jacobian(out, x)
+    assert per_sample.shape == (4, 1, 3)
+    for b in range(4):
+        np.testing.assert_allclose(per_sample[b], full[b, :, b], rtol=1e-12)
+    with pytest.raises(ValueError, match="same leading"):
+        tape.batch_jacobian(out, x[:2])
+
+
+def test_hessian_as_the_jacobian_of_a_gradient():
+    a = np.array([[2.0, 1.0], [0.5, 3.0]])
+    x = np.array([0.3, -1.2])
+    with hikeras.GradientTape() as outer:
+        outer.watch(x)
+        with hikeras.GradientTape() as inner:
+            inner.watch(x)
+            y = ops.sum(ops.multiply(x, ops.matmul(a, x)))   # x^T A x
+        g = inner.gradient(y, x)
+    np.testing.assert_allclose(outer.jacobian(g, x), a + a.T)
+    unconnected = hikeras.GradientTape()
+    with unconnected:
+        unconnected.watch(x)
+        z = ops.multiply(np.ones(2), 3.0)
+    assert unconnected.jacobian(ops.convert_to_tensor(z), x) is None
