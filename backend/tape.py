@@ -19,6 +19,8 @@ derivatives:
             y = f(x)
         dy_dx = inner.gradient(y, x)
     d2y_dx2 = outer.gradient(dy_dx, x)
+
+`jacobian` and `batch_jacobian` stack one backward pass per target entry.
 """
 
 import math
@@ -107,11 +109,6 @@ class GradientTape:
             unconnected_gradients: `"none"` returns `None` for sources the
                 target does not depend on, `"zero"` returns zeros.
         """
-        if unconnected_gradients not in ("none", "zero"):
-            raise ValueError(
-                "unconnected_gradients must be 'none' or 'zero'. "
-                f"Received: unconnected_gradients={unconnected_gradients!r}"
-            )
         self._claim()
         grads = self._gradients(target, sources, output_gradients, unconnected_gradients,
                                 retain=self.persistent)
@@ -130,6 +127,11 @@ class GradientTape:
 
     def _gradients(self, target, sources, output_gradients, unconnected_gradients, retain):
         """One backward pass from `target` (see `gradient`); keeps the nodes if `retain`."""
+        if unconnected_gradients not in ("none", "zero"):
+            raise ValueError(
+                "unconnected_gradients must be 'none' or 'zero'. "
+                f"Received: unconnected_gradients={unconnected_gradients!r}"
+            )
         flat, rebuild = _flatten(sources)
         refs = [self._ref_of(s) for s in flat]
         target_ref = target.ref if isinstance(target, Tensor) else None
