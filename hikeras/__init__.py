@@ -28,11 +28,26 @@ from . import (  # noqa: E402
     utils,
 )
 from .backend import GradientTape  # noqa: E402
-from .layers import Input, InputLayer, Layer  # noqa: E402
+from .initializers import Initializer  # noqa: E402
+from .layers import Input, InputLayer, InputSpec, Layer  # noqa: E402
+from .layers.node import KerasTensor  # noqa: E402
+from .losses import Loss  # noqa: E402
+from .metrics import Metric  # noqa: E402
 from .models import Model, Sequential  # noqa: E402
+from .optimizers import Optimizer  # noqa: E402
+from .regularizers import Regularizer  # noqa: E402
+from .variables import Variable  # noqa: E402
+
+
+def version():
+    """The hikeras version string (Keras's `keras.version()`)."""
+    return __version__
+
 
 __all__ = [
-    "GradientTape", "Input", "InputLayer", "Layer", "Model", "Sequential", "activations",
-    "backend", "callbacks", "data", "datasets", "distribute", "initializers", "layers", "losses",
-    "metrics", "models", "ops", "optimizers", "regularizers", "saving", "utils",
+    "GradientTape", "Initializer", "Input", "InputLayer", "InputSpec", "KerasTensor", "Layer",
+    "Loss", "Metric", "Model", "Optimizer", "Regularizer", "Sequential", "Variable",
+    "activations", "backend", "callbacks", "data", "datasets", "distribute", "initializers",
+    "layers", "losses", "metrics", "models", "ops", "optimizers", "regularizers", "saving",
+    "utils", "version",
 ]

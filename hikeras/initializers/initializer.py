@@ -8,7 +8,7 @@ initializer needs besides the shape lives in its constructor arguments, which
 
 import numpy as np
 
-from ..backend import floatx
+from ..utils.dtype_utils import standardize_dtype
 
 
 class Initializer:
@@ -50,11 +50,6 @@ class Initializer:
         return f"{type(self).__name__}({args})"
 
 
-def standardize_dtype(dtype):
-    """`dtype` as a numpy dtype; `None` means the global `floatx()`."""
-    return np.dtype(floatx() if dtype is None else dtype)
-
-
 def standardize_shape(shape):
     """`shape` as a tuple of non-negative ints; raises `ValueError` otherwise."""
     if isinstance(shape, (int, np.integer)):
@@ -71,7 +66,7 @@ def standardize_shape(shape):
 
 def require_float_dtype(dtype, initializer):
     """`dtype` standardised; a `ValueError` unless it is a floating-point dtype."""
-    dtype = standardize_dtype(dtype)
+    dtype = np.dtype(standardize_dtype(dtype))
     if not np.issubdtype(dtype, np.floating):
         raise ValueError(
             f"{type(initializer).__name__} draws random floats, so it needs a float dtype. "

@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from .layer import Layer, standardize_dtype
+from ..utils.dtype_utils import standardize_dtype
+from .layer import Layer
 from .node import KerasHistory, KerasTensor, Node
 
 

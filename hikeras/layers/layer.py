@@ -20,8 +20,10 @@ import threading
 import numpy as np
 
 from .. import backend, constraints, initializers, regularizers
-from ..backend import SymbolicTensor, Variable, apply
+from ..backend import SymbolicTensor, apply
 from ..utils import tree
+from ..utils.dtype_utils import standardize_dtype
+from ..variables import Variable
 from .input_spec import check_input_spec
 from .node import KerasHistory, KerasTensor, Node
 
@@ -37,19 +39,6 @@ def to_snake_case(name):
     """`"BatchNormalization"` -> `"batch_normalization"`, `"Conv2D"` -> `"conv2d"`."""
     name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
     return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
-
-
-def standardize_dtype(dtype):
-    """A dtype name from a string, numpy dtype or Keras 3 `DTypePolicy` dict."""
-    if dtype is None:
-        return backend.floatx()
-    if isinstance(dtype, dict):  # {"class_name": "DTypePolicy", "config": {"name": ...}}
-        dtype = dtype.get("config", {}).get("name", backend.floatx())
-    if hasattr(dtype, "name") and not isinstance(dtype, str):
-        dtype = dtype.name
-    if dtype in ("mixed_float16", "mixed_bfloat16"):
-        raise ValueError(f"Mixed precision policies are not supported. Received: dtype={dtype!r}")
-    return np.dtype(dtype).name
 
 
 _BASE_KWARGS = ("input_shape", "batch_input_shape", "batch_size", "input_dim", "batch_shape")

@@ -15,8 +15,9 @@ output repeats the previous output (zeros with `zero_output_for_mask=True`).
 import numpy as np
 
 from .. import backend, regularizers
-from ..backend import SymbolicTensor, Tensor, Variable
+from ..backend import SymbolicTensor, Tensor
 from ..utils import tree
+from ..variables import Variable
 from .input_spec import InputSpec
 from .layer import Layer
 

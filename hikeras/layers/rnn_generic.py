@@ -17,8 +17,9 @@ keeps the states and repeats the previous output (zeros with
 import numpy as np
 
 from .. import ops
-from ..backend import SymbolicTensor, Tensor, Variable
+from ..backend import SymbolicTensor, Tensor
 from ..utils import tree
+from ..variables import Variable
 from .layer import Layer
 from .rnn_base import FusedRNN
 from .rnn_cells import FusedCell

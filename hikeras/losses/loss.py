@@ -20,7 +20,8 @@ import re
 import numpy as np
 
 from .. import ops
-from ..backend import Tensor, floatx
+from ..backend import Tensor
+from ..utils.dtype_utils import standardize_dtype
 
 # Keras 3's names, plus Keras 2's "auto" which meant "sum_over_batch_size".
 _REDUCTIONS = ("sum_over_batch_size", "sum", "none", "mean", "mean_with_sample_weight")
@@ -42,13 +43,6 @@ def to_snake_case(name):
     """`"MeanSquaredError"` -> `"mean_squared_error"`."""
     name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
     return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()
-
-
-def standardize_dtype(dtype):
-    """A dtype name from None (`floatx()`), a string, a numpy dtype or a Keras policy dict."""
-    if isinstance(dtype, dict):  # {"class_name": "DTypePolicy", "config": {"name": ...}}
-        dtype = (dtype.get("config") or {}).get("name")
-    return np.dtype(dtype or floatx()).name
 
 
 def as_tensor_or_array(x, dtype=None):

@@ -8,8 +8,10 @@ updates run on plain numpy, outside any gradient recording.
 
 import numpy as np
 
-from ..backend import Tensor, Variable
-from ..losses.loss import standardize_dtype, to_snake_case
+from ..backend import Tensor
+from ..losses.loss import to_snake_case
+from ..utils.dtype_utils import standardize_dtype
+from ..variables import Variable
 
 
 def as_array(x, dtype=None):

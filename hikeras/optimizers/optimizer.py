@@ -25,9 +25,10 @@ import warnings
 
 import numpy as np
 
-from .. import initializers
-from ..backend import Tensor, Variable, floatx
+from .. import backend, initializers
+from ..backend import Tensor, floatx
 from ..saving.serialization import serialize_keras_object
+from ..variables import Variable
 from ._clipping import clip_by_global_norm, clip_by_norm, clip_by_value
 
 # Keys of Keras configs that have no effect here (XLA, TF1-era optimizers).
@@ -190,7 +191,7 @@ class Optimizer:
     def learning_rate(self, value):
         current = self._learning_rate
         if callable(value):
-            if isinstance(current, Variable):  # Keras stops tracking the float variable
+            if isinstance(current, backend.Variable):  # Keras stops tracking the float variable
                 self._variables.remove(current)
             self._learning_rate = value
             self._lr_takes_step = _takes_step(value)
@@ -204,7 +205,7 @@ class Optimizer:
             self._learning_rate = Variable(np.array(value, dtype=floatx()), name="learning_rate",
                                            trainable=False, path=f"{self.name}/learning_rate")
             self._variables.append(self._learning_rate)
-        elif isinstance(current, Variable):
+        elif isinstance(current, backend.Variable):
             current.assign(value)
         else:
             raise TypeError(
@@ -215,7 +216,7 @@ class Optimizer:
 
     def _current_learning_rate(self):
         lr = self._learning_rate
-        if isinstance(lr, Variable):
+        if isinstance(lr, backend.Variable):
             return _shortest_float(lr.value)
         if self._lr_takes_step:
             return float(lr(int(self._iterations.value)))
@@ -237,7 +238,7 @@ class Optimizer:
         var_list = list(var_list)
         indices = {}
         for i, variable in enumerate(var_list):
-            if not isinstance(variable, Variable):
+            if not isinstance(variable, backend.Variable):
                 raise TypeError(f"An optimizer updates `Variable`s. Received: {variable!r} "
                                 f"at position {i}")
             if id(variable) in indices:
@@ -510,7 +511,7 @@ class Optimizer:
     def get_config(self):
         """The constructor arguments; a schedule is serialised with its config."""
         lr = self._learning_rate
-        lr = _shortest_float(lr.value) if isinstance(lr, Variable) else serialize_keras_object(lr)
+        lr = _shortest_float(lr.value) if isinstance(lr, backend.Variable) else serialize_keras_object(lr)
         return {
             "name": self.name, "learning_rate": lr, "weight_decay": self.weight_decay,
             "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm,
