@@ -212,8 +212,8 @@ def test_helper_thread_gives_the_same_gradients(monkeypatch, name, states, weigh
     from hikeras.backend.numpy_backend import recurrent_threads
 
     results = []
-    for core_free in (False, True):
-        monkeypatch.setattr(recurrent_threads, "_core_free", lambda free=core_free: free)
+    for helper in (False, True):
+        monkeypatch.setattr(recurrent_threads, "_helper_pays", lambda use=helper: use)
         sources = [x_long, *states, *weights]
         with GradientTape() as tape:
             for s in sources:
