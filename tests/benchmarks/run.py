@@ -16,7 +16,9 @@ round. `import` times `import hikeras` in fresh interpreters.
 
 PyTorch comes from a separate virtual environment (never a dependency):
     python3 -m venv ~/.venvs/torch && ~/.venvs/torch/bin/pip install torch==2.13.0 numpy h5py
-and is found through $TORCH_PYTHON (default ~/.venvs/torch/bin/python).
+and is found through $TORCH_PYTHON (default ~/.venvs/torch/bin/python). `train --keras`
+also times Keras 3 from $KERAS_PYTHON (default ~/.venvs/tf/bin/python, a virtual
+environment with `pip install tensorflow-cpu`), for the targets stated against Keras.
 """
 
 import argparse
@@ -32,6 +34,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 BENCH_DIR = os.environ.get("HIKERAS_BENCH_DIR",
                            os.path.join(os.path.dirname(REPO), "shared", "bench"))
 TORCH_PYTHON = os.environ.get("TORCH_PYTHON", os.path.expanduser("~/.venvs/torch/bin/python"))
+KERAS_PYTHON = os.environ.get("KERAS_PYTHON", os.path.expanduser("~/.venvs/tf/bin/python"))
 
 
 def _best(records, frameworks, metric):
@@ -47,6 +50,10 @@ def train(args):
                   f"numpy1={sys.executable}"]
     if os.path.exists(TORCH_PYTHON):
         frameworks += [f"torch={TORCH_PYTHON}", f"torch1={TORCH_PYTHON}"]
+    if args.keras:
+        if not os.path.exists(KERAS_PYTHON):
+            sys.exit(f"--keras needs Keras 3 at $KERAS_PYTHON={KERAS_PYTHON}")
+        frameworks.append(f"keras={KERAS_PYTHON}")
     cmd = [sys.executable, os.path.join(BENCH_DIR, "driver.py"), "--workload", args.workload,
            "--reps", str(args.reps), "--scale", str(args.scale), "--out", out, "--log", log,
            *frameworks]
@@ -65,6 +72,9 @@ def train(args):
             print(f"ratio hikeras / PyTorch (best of 1, 2 threads): {ours / torch:.2f}")
         if ours and numpy_ref:
             print(f"ratio hikeras / plain numpy (best of 1, 2 threads): {ours / numpy_ref:.2f}")
+        keras = _best(records, {"keras"}, metric)
+        if ours and keras:
+            print(f"ratio hikeras / Keras 3: {ours / keras:.2f}")
     print(f"raw results: {out}; worker logs: {log}")
 
 
@@ -118,6 +128,7 @@ def main():
     p.add_argument("--workload", default="mlp")
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--scale", type=float, default=1.0)
+    p.add_argument("--keras", action="store_true", help="also time Keras 3 ($KERAS_PYTHON)")
     p.set_defaults(fn=train)
     p = sub.add_parser("latency")
     p.add_argument("--rounds", type=int, default=5)
