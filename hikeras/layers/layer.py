@@ -19,7 +19,7 @@ import threading
 
 import numpy as np
 
-from .. import backend, constraints, initializers, regularizers
+from .. import constraints, initializers, regularizers
 from ..backend import SymbolicTensor, apply
 from ..utils import tree
 from ..utils.dtype_utils import standardize_dtype
@@ -489,9 +489,23 @@ class Layer:
             config["batch_input_shape"] = self._batch_input_shape
         return config
 
+    # Config entries that hold serialised layers (a wrapper's layer, an RNN's
+    # cell or cells), which `from_config` rebuilds before calling the constructor.
+    _nested_layer_keys = ()
+
     @classmethod
-    def from_config(cls, config):
+    def from_config(cls, config, custom_objects=None):
         """Creates a layer from `get_config()` output."""
+        config = dict(config)
+        if cls._nested_layer_keys:
+            from . import deserialize  # the layer table imports this module
+
+            for key in cls._nested_layer_keys:
+                value = config.get(key)
+                if isinstance(value, list):
+                    config[key] = [deserialize(v, custom_objects=custom_objects) for v in value]
+                elif value is not None:
+                    config[key] = deserialize(value, custom_objects=custom_objects)
         return cls(**config)
 
     def __repr__(self):

@@ -67,6 +67,8 @@ class StackedRNNCells(Layer):
         cells: the cells, bottom first.
     """
 
+    _nested_layer_keys = ("cells",)
+
     def __init__(self, cells, **kwargs):
         super().__init__(**kwargs)
         self.cells = list(cells)
@@ -108,15 +110,6 @@ class StackedRNNCells(Layer):
         config["cells"] = [serialize(cell) for cell in self.cells]
         return config
 
-    @classmethod
-    def from_config(cls, config, custom_objects=None):
-        from . import deserialize
-
-        config = dict(config)
-        config["cells"] = [deserialize(c, custom_objects=custom_objects)
-                           for c in config["cells"]]
-        return cls(**config)
-
 
 def _check_cell(cell, owner):
     if not isinstance(cell, Layer) or not hasattr(cell, "state_size"):
@@ -143,6 +136,8 @@ class RNN(FusedRNN):
         zero_output_for_mask: as for `LSTM` (see `FusedRNN`).
     """
 
+    _nested_layer_keys = ("cell",)
+
     def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
                  stateful=False, unroll=False, zero_output_for_mask=False, **kwargs):
         if isinstance(cell, (list, tuple)):
@@ -151,7 +146,11 @@ class RNN(FusedRNN):
         super().__init__(cell, return_sequences=return_sequences, return_state=return_state,
                          go_backwards=go_backwards, stateful=stateful, unroll=unroll,
                          zero_output_for_mask=zero_output_for_mask, **kwargs)
-        self._fused = isinstance(cell, FusedCell)
+
+    @property
+    def _fused(self):
+        """Whether the cell is a built-in one, run as its fused sequence op."""
+        return isinstance(self.cell, FusedCell)
 
     def call(self, sequences, initial_state=None, mask=None, training=None):
         if self._fused:
@@ -241,11 +240,3 @@ class RNN(FusedRNN):
         config.update(self._sequence_config())
         config["cell"] = serialize(self.cell)
         return config
-
-    @classmethod
-    def from_config(cls, config, custom_objects=None):
-        from . import deserialize
-
-        config = dict(config)
-        config["cell"] = deserialize(config["cell"], custom_objects=custom_objects)
-        return cls(**config)

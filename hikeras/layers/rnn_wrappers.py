@@ -41,6 +41,8 @@ class Bidirectional(Layer):
     (2, 5, 8)
     """
 
+    _nested_layer_keys = ("layer", "backward_layer")
+
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
         if not isinstance(layer, Layer):
             raise TypeError(f"Bidirectional wraps a layer instance. Received: layer={layer!r}")
@@ -161,17 +163,6 @@ class Bidirectional(Layer):
                        "backward_layer": serialize(self.backward_layer)})
         return config
 
-    @classmethod
-    def from_config(cls, config, custom_objects=None):
-        from . import deserialize
-
-        config = dict(config)
-        config["layer"] = deserialize(config["layer"], custom_objects=custom_objects)
-        if config.get("backward_layer") is not None:
-            config["backward_layer"] = deserialize(config["backward_layer"],
-                                                   custom_objects=custom_objects)
-        return cls(**config)
-
 
 class TimeDistributed(Layer):
     """Applies a layer to every time step: `(batch, time, ...)` in and out.
@@ -187,6 +178,8 @@ class TimeDistributed(Layer):
     >>> TimeDistributed(Dense(2))(np.ones((4, 5, 3), "float32")).shape
     (4, 5, 2)
     """
+
+    _nested_layer_keys = ("layer",)
 
     def __init__(self, layer, **kwargs):
         if not isinstance(layer, Layer):
@@ -238,11 +231,3 @@ class TimeDistributed(Layer):
         config = super().get_config()
         config["layer"] = serialize(self.layer)
         return config
-
-    @classmethod
-    def from_config(cls, config, custom_objects=None):
-        from . import deserialize
-
-        config = dict(config)
-        config["layer"] = deserialize(config["layer"], custom_objects=custom_objects)
-        return cls(**config)
