@@ -39,7 +39,8 @@ def scatter_add_rows(indices, rows, num_rows):
     """A `(num_rows, D)` array with `rows[k]` added into row `indices[k]`."""
     if indices.size == 0:
         return np.zeros((num_rows, rows.shape[1]), rows.dtype)
-    order = np.argsort(indices, kind="stable")
+    keys = indices.astype(np.uint16) if num_rows <= 1 << 16 else indices
+    order = np.argsort(keys, kind="stable")   # 16-bit keys: numpy's radix sort, ~6x faster
     ids = indices[order]
     starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))
     counts = np.diff(np.append(starts, ids.size))

@@ -22,9 +22,14 @@ on `(units, batch)` blocks, the call count is what the loop costs.
 Internally the gate blocks are ordered `o, i, f, c`: the three
 recurrent-activation gates form one block, and `(i, f)` lines up with
 `(g, c_{t-1})`, which sit next to each other in the step buffer, so
-`i * g` and `f * c_{t-1}` are one multiplication. With the default
-activations, `sigmoid(z) = 0.5 * tanh(z / 2) + 0.5`: the halving is folded
-into the step kernel, so one `tanh` serves all four gates.
+`i * g` and `f * c_{t-1}` are one multiplication.
+
+With the default activations all four gates come from one `exp`:
+`sigmoid(z) = 1 / (1 + exp(-z))` and `tanh(z) = 2 * sigmoid(2 z) - 1`, with the
+factors -1 and -2 folded into the step kernel's rows. numpy's float32 `exp`
+costs about half of its `tanh` (both are scalar loops on machines without
+AVX-512), and the gates are the largest elementwise term of a step. Where
+`exp(-z)` overflows, `1 / (1 + inf)` is the exact limit 0.
 """
 
 import numpy as np
@@ -41,8 +46,8 @@ def _internal_weights(kernel, recurrent_kernel, bias, fast):
     """`(w, u, step_kernel)`: the kernels in internal gate order, and the step GEMM's.
 
     `step_kernel` is `(4H, H + D + 1)`: `[recurrent_kernel.T | kernel.T | bias]`,
-    which multiplies a step's `[h_{t-1}; x_t; 1]`. With `fast`, its rows for the
-    sigmoid gates are halved.
+    which multiplies a step's `[h_{t-1}; x_t; 1]`. With `fast`, its rows are
+    scaled for the gates' `exp` (by -1 for the sigmoid gates, -2 for `g`).
     """
     units, inputs = recurrent_kernel.shape[0], kernel.shape[0]
     w = rc.permute_blocks(kernel, _ORDER)
@@ -54,7 +59,8 @@ def _internal_weights(kernel, recurrent_kernel, bias, fast):
     if bias is not None:
         step_kernel[:, -1] = rc.permute_blocks(bias, _ORDER)
     if fast:
-        step_kernel[:3 * units] *= 0.5
+        step_kernel[:3 * units] *= -1.0
+        step_kernel[3 * units:] *= -2.0
     return w, u, step_kernel
 
 
@@ -104,35 +110,38 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
         h_in = np.empty((hx_rows, batch), dtype)
     tc = np.empty((steps, units, batch), dtype)
     prod = np.empty((2 * units, batch), dtype)
-    for s in range(steps):
-        z = buf[s, :h4]
-        step_in = hx[s]
-        if h_in is not None:
-            np.multiply(step_in[:units], rmask, out=h_in[:units])
-            h_in[units:] = step_in[units:]
-            step_in = h_in
-        np.matmul(step_kernel, step_in, out=z)
-        if fast:
-            np.tanh(z, out=z)
-            gates = z[:h3]
-            gates *= 0.5
-            gates += 0.5
-        else:
-            rec_act(z[:h3])
-            act(z[h3:])
-        np.multiply(buf[s, units:h3], buf[s, h3:], out=prod)   # i * g, f * c_{s-1}
-        c = buf[s + 1, h4:]
-        np.add(prod[:units], prod[units:], out=c)
-        if fast:
-            np.tanh(c, out=tc[s])
-        else:
-            np.copyto(tc[s], c)
-            act(tc[s])
-        np.multiply(z[:units], tc[s], out=hx[s + 1, :units])
-        if masks is not None:
-            skipped = masks[s] == 0
-            np.copyto(hx[s + 1, :units], hx[s, :units], where=skipped)
-            np.copyto(c, buf[s, h4:], where=skipped)
+    with np.errstate(over="ignore"):   # exp(-z) = inf gives the gates' limits
+        for s in range(steps):
+            z = buf[s, :h4]
+            step_in = hx[s]
+            if h_in is not None:
+                np.multiply(step_in[:units], rmask, out=h_in[:units])
+                h_in[units:] = step_in[units:]
+                step_in = h_in
+            np.matmul(step_kernel, step_in, out=z)
+            if fast:
+                np.exp(z, out=z)
+                z += 1
+                np.divide(1.0, z, out=z)     # sigmoid of all four blocks (of 2 z for g)
+                g = z[h3:]
+                g *= 2
+                g -= 1
+            else:
+                rec_act(z[:h3])
+                act(z[h3:])
+            np.multiply(buf[s, units:h3], buf[s, h3:], out=prod)   # i * g, f * c_{s-1}
+            c = buf[s + 1, h4:]
+            np.add(prod[:units], prod[units:], out=c)
+            if fast:
+                np.tanh(c, out=tc[s])
+            else:
+                np.copyto(tc[s], c)
+                act(tc[s])
+            np.multiply(z[:units], tc[s], out=hx[s + 1, :units])
+            if masks is not None:
+                skipped = masks[s] == 0
+                np.copyto(hx[s + 1, :units], hx[s, :units], where=skipped)
+                np.copyto(c, buf[s, h4:], where=skipped)
     weights = None if masks is None else rc.output_weights(masks, zero_output_for_mask)
     states = hx[:, :units]
     out = rc.sequence_output(states, weights, return_sequences)

@@ -35,8 +35,11 @@ def _executor():
     return _pool
 
 
+_CORES = os.cpu_count() or 1   # read once: a call reads sysfs (20 us, per chunk of steps)
+
+
 def _helper_pays():
-    cores = os.cpu_count() or 1
+    cores = _CORES
     if cores < 2:
         return False
     try:
