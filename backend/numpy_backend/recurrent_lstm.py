@@ -110,7 +110,7 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
         h_in = np.empty((hx_rows, batch), dtype)
     tc = np.empty((steps, units, batch), dtype)
     prod = np.empty((2 * units, batch), dtype)
-    with np.errstate(over="ignore"):   # exp(-z) = inf gives the gates' limits
+    with np.errstate(over="ignore", under="ignore"):   # exp(-z) = inf or 0: the gates' limits
         for s in range(steps):
             z = buf[s, :h4]
             step_in = hx[s]

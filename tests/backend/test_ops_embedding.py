@@ -45,6 +45,16 @@ def test_scatter_add_matches_add_at(indices):
     np.testing.assert_allclose(scatter_add_rows(indices, rows, 50), expected, atol=1e-12)
 
 
+@pytest.mark.parametrize("num_rows", [1 << 16, (1 << 16) + 5])
+def test_scatter_add_sorts_tables_of_any_size(num_rows):
+    """Up to 2**16 rows the indices are sorted as 16-bit keys (a radix sort)."""
+    indices = np.concatenate([rng.integers(0, num_rows, 300), [num_rows - 1] * 3, [0, 0]])
+    rows = rng.standard_normal((len(indices), 3))
+    expected = np.zeros((num_rows, 3))
+    np.add.at(expected, indices, rows)
+    np.testing.assert_allclose(scatter_add_rows(indices, rows, num_rows), expected, atol=1e-12)
+
+
 def test_gradient_counts_every_occurrence_of_an_index():
     embeddings = np.zeros((4, 2), np.float32)
     indices = np.array([[1, 1, 3], [1, 0, 0]])

@@ -236,3 +236,77 @@ def test_steps_matrix_never_shares_the_step_buffer():
         np.testing.assert_array_equal(
             matrix, buffer[:steps, 1:5].transpose(1, 0, 2).reshape(4, -1))
         assert not np.may_share_memory(matrix, buffer)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_lstm_gates_saturate_without_overflow_warnings(dtype):
+    """Pre-activations far beyond exp's range give the gates' limits, silently.
+
+    The default activations come from one `exp(-z)`; for z below about -88
+    (float32) it is inf, and `1 / (1 + inf)` is the exact limit 0.
+    """
+    big = (x_long * 400).astype(dtype)
+    weights = [w.astype(dtype) for w in LSTM_W]
+    states = [s.astype(dtype) for s in (h0_long, c0_long)]
+    with np.errstate(all="raise"):
+        out, h, c = apply("lstm_sequence", big, *states, *weights)
+    stable = dict(ACTIVATIONS, sigmoid=lambda z: 0.5 + 0.5 * np.tanh(0.5 * z))
+    saved = dict(ACTIVATIONS)
+    ACTIVATIONS.update(stable)
+    try:
+        expected = lstm_reference(big.astype(float), *[s.astype(float) for s in states],
+                                  *[w.astype(float) for w in weights])
+    finally:
+        ACTIVATIONS.update(saved)
+    atol = 1e-5 if dtype == np.float32 else 1e-12
+    for got, want in zip((out, h, c), expected):
+        assert np.all(np.isfinite(got))
+        np.testing.assert_allclose(got, want, atol=atol)
+
+
+def _lstm_gradients():
+    x = np.random.default_rng(3).standard_normal((2, 45, D))     # five chunks of steps
+    mask = np.random.default_rng(4).random((2, 45)) > 0.3
+    sources = [x, h0_long, c0_long, *LSTM_W]
+    with GradientTape() as tape:
+        for s in sources:
+            tape.watch(s)
+        out = apply("lstm_sequence", x, h0_long, c0_long, *LSTM_W, mask, None)[0]
+        loss = apply("sum", apply("multiply", out, out))
+    return tape.gradient(loss, sources)
+
+
+def test_chunks_the_caller_takes_over_give_the_same_gradients(monkeypatch):
+    """Chunks finish out of order (some at once, the rest left to the caller's
+    `wait`, which takes them newest first); the sums still add up in chunk
+    order, so the gradients are bit for bit those of the serial run."""
+    from concurrent.futures import Future, ThreadPoolExecutor
+    import threading
+
+    from hikeras.backend.numpy_backend import recurrent_common, recurrent_threads
+
+    monkeypatch.setattr(recurrent_threads, "_helper_pays", lambda: False)
+    serial = _lstm_gradients()
+
+    blocked = threading.Event()
+    pool = ThreadPoolExecutor(max_workers=1)
+    pool.submit(blocked.wait)               # the "helper" never starts a queued chunk
+    calls = []
+
+    def submit(fn, *args):
+        calls.append(len(calls))
+        if len(calls) % 2:                  # odd calls finish at once
+            done = Future()
+            done.set_result(fn(*args))
+            return done
+        return pool.submit(fn, *args)
+
+    monkeypatch.setattr(recurrent_common, "submit", submit)
+    try:
+        shuffled = _lstm_gradients()
+    finally:
+        blocked.set()
+        pool.shutdown()
+    assert len(calls) == 5
+    for want, got in zip(serial, shuffled):
+        np.testing.assert_array_equal(want, got)
