@@ -23,6 +23,7 @@ step `s` is simply `state_s * w_s`, with `w_s` 1 once some step `<= s` was
 unmasked (or, with `zero_output_for_mask`, 1 exactly on unmasked steps).
 """
 
+import functools
 import threading
 
 import numpy as np
@@ -39,11 +40,11 @@ def _tanh(z):
     np.tanh(z, out=z)
 
 
-def _sigmoid(z):  # 1 / (1 + exp(-z)) through tanh: no overflow for large |z|
-    z *= 0.5
-    np.tanh(z, out=z)
-    z *= 0.5
-    z += 0.5
+def _sigmoid(z):  # exp costs half of tanh; exp(-z) = inf gives the limit 0 (see `saturating`)
+    np.negative(z, out=z)
+    np.exp(z, out=z)
+    z += 1
+    np.divide(1.0, z, out=z)
 
 
 def _hard_sigmoid(z):  # Keras 3: relu6(z + 3) / 6
@@ -91,6 +92,22 @@ ACTIVATIONS = {
     "relu": (_relu, _relu_grad),
     "linear": (_linear, _linear_grad),
 }
+
+
+def saturating(kernel):
+    """Decorator running a forward kernel with numpy's overflow and underflow warnings off.
+
+    The gates come from `exp(-z)`, which overflows to inf (or underflows to 0)
+    for saturated pre-activations; `1 / (1 + inf)` is then exactly the limit,
+    so the warnings would only report gates working as intended.
+    """
+
+    @functools.wraps(kernel)
+    def run(*args, **kwargs):
+        with np.errstate(over="ignore", under="ignore"):
+            return kernel(*args, **kwargs)
+
+    return run
 
 
 def activation(name):

@@ -47,6 +47,7 @@ def _ones_under(batch, steps, units, dtype):
 
 @define("gru_sequence", shape=rc.sequence_shape(1), num_outputs=2, residual=True)
 @single_threaded_blas()
+@rc.saturating
 def gru_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None, recurrent_mask=None,
                  *, reset_after=True, go_backwards=False, return_sequences=True,
                  zero_output_for_mask=False, activation="tanh", recurrent_activation="sigmoid"):

@@ -66,6 +66,7 @@ def _internal_weights(kernel, recurrent_kernel, bias, fast):
 
 @define("lstm_sequence", shape=rc.sequence_shape(2), num_outputs=3, residual=True)
 @single_threaded_blas()
+@rc.saturating
 def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
                   recurrent_mask=None, *, go_backwards=False, return_sequences=True,
                   zero_output_for_mask=False, activation="tanh",
@@ -110,38 +111,37 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
         h_in = np.empty((hx_rows, batch), dtype)
     tc = np.empty((steps, units, batch), dtype)
     prod = np.empty((2 * units, batch), dtype)
-    with np.errstate(over="ignore", under="ignore"):   # exp(-z) = inf or 0: the gates' limits
-        for s in range(steps):
-            z = buf[s, :h4]
-            step_in = hx[s]
-            if h_in is not None:
-                np.multiply(step_in[:units], rmask, out=h_in[:units])
-                h_in[units:] = step_in[units:]
-                step_in = h_in
-            np.matmul(step_kernel, step_in, out=z)
-            if fast:
-                np.exp(z, out=z)
-                z += 1
-                np.divide(1.0, z, out=z)     # sigmoid of all four blocks (of 2 z for g)
-                g = z[h3:]
-                g *= 2
-                g -= 1
-            else:
-                rec_act(z[:h3])
-                act(z[h3:])
-            np.multiply(buf[s, units:h3], buf[s, h3:], out=prod)   # i * g, f * c_{s-1}
-            c = buf[s + 1, h4:]
-            np.add(prod[:units], prod[units:], out=c)
-            if fast:
-                np.tanh(c, out=tc[s])
-            else:
-                np.copyto(tc[s], c)
-                act(tc[s])
-            np.multiply(z[:units], tc[s], out=hx[s + 1, :units])
-            if masks is not None:
-                skipped = masks[s] == 0
-                np.copyto(hx[s + 1, :units], hx[s, :units], where=skipped)
-                np.copyto(c, buf[s, h4:], where=skipped)
+    for s in range(steps):
+        z = buf[s, :h4]
+        step_in = hx[s]
+        if h_in is not None:
+            np.multiply(step_in[:units], rmask, out=h_in[:units])
+            h_in[units:] = step_in[units:]
+            step_in = h_in
+        np.matmul(step_kernel, step_in, out=z)
+        if fast:
+            np.exp(z, out=z)
+            z += 1
+            np.divide(1.0, z, out=z)     # sigmoid of all four blocks (of 2 z for g)
+            g = z[h3:]
+            g *= 2
+            g -= 1
+        else:
+            rec_act(z[:h3])
+            act(z[h3:])
+        np.multiply(buf[s, units:h3], buf[s, h3:], out=prod)   # i * g, f * c_{s-1}
+        c = buf[s + 1, h4:]
+        np.add(prod[:units], prod[units:], out=c)
+        if fast:
+            np.tanh(c, out=tc[s])
+        else:
+            np.copyto(tc[s], c)
+            act(tc[s])
+        np.multiply(z[:units], tc[s], out=hx[s + 1, :units])
+        if masks is not None:
+            skipped = masks[s] == 0
+            np.copyto(hx[s + 1, :units], hx[s, :units], where=skipped)
+            np.copyto(c, buf[s, h4:], where=skipped)
     weights = None if masks is None else rc.output_weights(masks, zero_output_for_mask)
     states = hx[:, :units]
     out = rc.sequence_output(states, weights, return_sequences)

@@ -17,6 +17,7 @@ from .blas_threads import single_threaded_blas
 
 @define("simple_rnn_sequence", shape=rc.sequence_shape(1), num_outputs=2, residual=True)
 @single_threaded_blas()
+@rc.saturating
 def simple_rnn_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None,
                         recurrent_mask=None, *, go_backwards=False, return_sequences=True,
                         zero_output_for_mask=False, activation="tanh"):

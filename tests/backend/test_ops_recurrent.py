@@ -239,29 +239,32 @@ def test_steps_matrix_never_shares_the_step_buffer():
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_lstm_gates_saturate_without_overflow_warnings(dtype):
+@pytest.mark.parametrize("name, reference, states, weights, attrs", [
+    ("lstm_sequence", lstm_reference, (h0_long, c0_long), LSTM_W, {}),
+    ("lstm_sequence", lstm_reference, (h0_long, c0_long), LSTM_W, {"activation": "hard_sigmoid"}),
+    ("gru_sequence", gru_reference, (h0_long,), GRU_W, {}),
+    ("simple_rnn_sequence", simple_rnn_reference, (h0_long,), RNN_W,
+     {"activation": "sigmoid"}),
+])
+def test_gates_saturate_without_floating_point_warnings(dtype, name, reference, states,
+                                                         weights, attrs, monkeypatch):
     """Pre-activations far beyond exp's range give the gates' limits, silently.
 
-    The default activations come from one `exp(-z)`; for z below about -88
-    (float32) it is inf, and `1 / (1 + inf)` is the exact limit 0.
+    Sigmoid gates come from `exp(-z)`; for z below about -88 (float32) it is
+    inf, and `1 / (1 + inf)` is the exact limit 0.
     """
     big = (x_long * 400).astype(dtype)
-    weights = [w.astype(dtype) for w in LSTM_W]
-    states = [s.astype(dtype) for s in (h0_long, c0_long)]
+    weights = [w.astype(dtype) for w in weights]
+    states = [s.astype(dtype) for s in states]
     with np.errstate(all="raise"):
-        out, h, c = apply("lstm_sequence", big, *states, *weights)
-    stable = dict(ACTIVATIONS, sigmoid=lambda z: 0.5 + 0.5 * np.tanh(0.5 * z))
-    saved = dict(ACTIVATIONS)
-    ACTIVATIONS.update(stable)
-    try:
-        expected = lstm_reference(big.astype(float), *[s.astype(float) for s in states],
-                                  *[w.astype(float) for w in weights])
-    finally:
-        ACTIVATIONS.update(saved)
+        got = apply(name, big, *states, *weights, **attrs)
+    monkeypatch.setitem(ACTIVATIONS, "sigmoid", lambda z: 0.5 + 0.5 * np.tanh(0.5 * z))
+    expected = reference(big.astype(float), *[s.astype(float) for s in states],
+                         *[w.astype(float) for w in weights], **attrs)
     atol = 1e-5 if dtype == np.float32 else 1e-12
-    for got, want in zip((out, h, c), expected):
-        assert np.all(np.isfinite(got))
-        np.testing.assert_allclose(got, want, atol=atol)
+    for g, want in zip(got, expected):
+        assert np.all(np.isfinite(g))
+        np.testing.assert_allclose(g, want, atol=atol * max(1, np.abs(want).max()))
 
 
 def _lstm_gradients():
