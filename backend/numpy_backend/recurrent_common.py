@@ -12,9 +12,10 @@ interleaved with the backward time loop so that each chunk's arrays are still
 in cache (and run on a helper thread when a core is free, see
 `recurrent_threads`): a chunk's gate gradients flattened to `(rows, k * B)`
 times its inputs/states flattened to `(k * B, features)`, summed over chunks.
-In the forward pass, LSTM and SimpleRNN fold the input projection into each
-step's GEMM; GRU, whose candidate gate keeps input and recurrent parts apart,
-projects a chunk of inputs before running its steps.
+In the forward pass, SimpleRNN folds the input projection into each step's
+GEMM; GRU, whose candidate gate keeps input and recurrent parts apart,
+projects a chunk of inputs before running its steps; LSTM projects its
+chunks on the helper thread ahead of the time loop.
 
 Masks follow Keras: a masked step leaves the states unchanged; its output is
 the previous step's output (zeros before any unmasked step), or zeros with

@@ -6,11 +6,12 @@ Forward, with Keras's gates `i, f, c, o` (kernel columns in that order):
     i, f, o = recurrent_activation(z_i, z_f, z_o);  g = activation(z_c)
     c_t = f * c_{t-1} + i * g;  h_t = o * activation(c_t)
 
-Each step is one GEMM, `[recurrent_kernel.T | kernel.T | bias] @ [h_{t-1}; x_t; 1]`,
-which writes the pre-activations straight into the step buffer (the operands
-`[h; x; 1]` of all steps sit in one array, and the kernel gradients later
-contract with exactly that array), followed by a few elementwise passes. The
-residual keeps the gate activations, cell states and `activation(c_t)`; the
+The input side of the pre-activations, `[kernel.T | bias] @ [x_t; 1]`, is one
+GEMM per chunk of steps, computed on the helper thread of `recurrent_threads`
+ahead of the time loop (the first chunk on the calling thread); each step then
+adds `recurrent_kernel.T @ h_{t-1}`, one small GEMM, and makes a few
+elementwise passes. The operands `[h; x; 1]` of all steps sit in one array,
+with which the kernel gradients later contract. The residual keeps the gate activations, cell states and `activation(c_t)`; the
 backward pass runs the loop in reverse with the hand-derived gradients, and
 the input and kernel gradients are large GEMMs over chunks of steps (see
 `recurrent_common`). Everything in a backward step that does not depend on
@@ -26,7 +27,7 @@ recurrent-activation gates form one block, and `(i, f)` lines up with
 
 With the default activations all four gates come from one `exp`:
 `sigmoid(z) = 1 / (1 + exp(-z))` and `tanh(z) = 2 * sigmoid(2 z) - 1`, with the
-factors -1 and -2 folded into the step kernel's rows. numpy's float32 `exp`
+factors -1 and -2 folded into the kernels' rows. numpy's float32 `exp`
 costs about half of its `tanh` (both are scalar loops on machines without
 AVX-512), and the gates are the largest elementwise term of a step. Where
 `exp(-z)` overflows, `1 / (1 + inf)` is the exact limit 0.
@@ -37,31 +38,35 @@ import numpy as np
 from . import recurrent_common as rc
 from ._registry import define
 from .blas_threads import single_threaded_blas
+from .recurrent_threads import submit
 
 _ORDER = (3, 0, 1, 2)     # internal block k holds Keras block _ORDER[k]
 _INVERSE = (1, 2, 3, 0)   # Keras block j is internal block _INVERSE[j]
 
 
 def _internal_weights(kernel, recurrent_kernel, bias, fast):
-    """`(w, u, step_kernel)`: the kernels in internal gate order, and the step GEMM's.
+    """`(w, u, state_kernel, input_kernel)`: the kernels in internal gate order,
+    and the two halves of a step's pre-activations as GEMM operands.
 
-    `step_kernel` is `(4H, H + D + 1)`: `[recurrent_kernel.T | kernel.T | bias]`,
-    which multiplies a step's `[h_{t-1}; x_t; 1]`. With `fast`, its rows are
-    scaled for the gates' `exp` (by -1 for the sigmoid gates, -2 for `g`).
+    `state_kernel` `(4H, H)` is `recurrent_kernel.T`, multiplying `h_{t-1}`;
+    `input_kernel` `(4H, D + 1)` is `[kernel.T | bias]`, multiplying
+    `[x_t; 1]`. With `fast`, their rows are scaled for the gates' `exp` (by -1
+    for the sigmoid gates, -2 for `g`).
     """
     units, inputs = recurrent_kernel.shape[0], kernel.shape[0]
+    dtype = np.result_type(kernel, recurrent_kernel)
     w = rc.permute_blocks(kernel, _ORDER)
     u = rc.permute_blocks(recurrent_kernel, _ORDER)
-    step_kernel = np.zeros((4 * units, units + inputs + 1),
-                           np.result_type(kernel, recurrent_kernel))
-    step_kernel[:, :units] = u.T
-    step_kernel[:, units:units + inputs] = w.T
+    state_kernel = u.T.astype(dtype)
+    input_kernel = np.zeros((4 * units, inputs + 1), dtype)
+    input_kernel[:, :inputs] = w.T
     if bias is not None:
-        step_kernel[:, -1] = rc.permute_blocks(bias, _ORDER)
+        input_kernel[:, -1] = rc.permute_blocks(bias, _ORDER)
     if fast:
-        step_kernel[:3 * units] *= -1.0
-        step_kernel[3 * units:] *= -2.0
-    return w, u, step_kernel
+        for k in (state_kernel, input_kernel):
+            k[:3 * units] *= -1.0
+            k[3 * units:] *= -2.0
+    return w, u, state_kernel, input_kernel
 
 
 @define("lstm_sequence", shape=rc.sequence_shape(2), num_outputs=3, residual=True)
@@ -93,55 +98,63 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
     act, _ = rc.activation(activation)
     rec_act, _ = rc.activation(recurrent_activation)
     fast = activation == "tanh" and recurrent_activation == "sigmoid"
-    w, u, step_kernel = _internal_weights(kernel, recurrent_kernel, bias, fast)
+    w, u, state_kernel, input_kernel = _internal_weights(kernel, recurrent_kernel, bias, fast)
     masks = rc.step_masks(mask, go_backwards, dtype)
-    h4, h3, hx_rows = 4 * units, 3 * units, step_kernel.shape[1]
+    h4, h3 = 4 * units, 3 * units
 
-    # buf[s] rows: gates o, i, f, g of step s, then c_{s-1}.
+    # buf[s] rows: pre-activations, then gates o, i, f, g of step s; then c_{s-1}.
     buf = np.empty((steps + 1, 5 * units, batch), dtype)
     buf[0, h4:] = c0.T
-    # hx[s] rows: h_{s-1}, x_s, 1 -- the operand of the step GEMM. hx[T] holds h_T.
-    hx = np.empty((steps + 1, hx_rows, batch), dtype)
+    # hx[s] rows: h_{s-1}, x_s, 1 (the kernel gradients contract with them). hx[T] holds h_T.
+    hx = np.empty((steps + 1, units + x.shape[-1] + 1, batch), dtype)
     hx[0, :units] = h0.T
     hx[:steps, units:-1] = rc.steps_first(x, go_backwards)
     hx[:, -1] = 1
-    h_in = None
-    if recurrent_mask is not None:
-        rmask = np.asarray(recurrent_mask, dtype).T
-        h_in = np.empty((hx_rows, batch), dtype)
+    # The input side of the pre-activations, a GEMM per chunk of steps: the
+    # first chunk here, the others on the helper thread ahead of the loop.
+    chunks = rc.chunks(steps)
+    projected = [None] + [submit(np.matmul, input_kernel, hx[a:b, units:], buf[a:b, :h4])
+                          for a, b in chunks[1:]]
+    for a, b in chunks[:1]:
+        np.matmul(input_kernel, hx[a:b, units:], out=buf[a:b, :h4])
+    rmask = None if recurrent_mask is None else np.asarray(recurrent_mask, dtype).T
+    h_in = None if rmask is None else np.empty((units, batch), dtype)
+    rec = np.empty((h4, batch), dtype)
     tc = np.empty((steps, units, batch), dtype)
     prod = np.empty((2 * units, batch), dtype)
-    for s in range(steps):
-        z = buf[s, :h4]
-        step_in = hx[s]
-        if h_in is not None:
-            np.multiply(step_in[:units], rmask, out=h_in[:units])
-            h_in[units:] = step_in[units:]
-            step_in = h_in
-        np.matmul(step_kernel, step_in, out=z)
-        if fast:
-            np.exp(z, out=z)
-            z += 1
-            np.divide(1.0, z, out=z)     # sigmoid of all four blocks (of 2 z for g)
-            g = z[h3:]
-            g *= 2
-            g -= 1
-        else:
-            rec_act(z[:h3])
-            act(z[h3:])
-        np.multiply(buf[s, units:h3], buf[s, h3:], out=prod)   # i * g, f * c_{s-1}
-        c = buf[s + 1, h4:]
-        np.add(prod[:units], prod[units:], out=c)
-        if fast:
-            np.tanh(c, out=tc[s])
-        else:
-            np.copyto(tc[s], c)
-            act(tc[s])
-        np.multiply(z[:units], tc[s], out=hx[s + 1, :units])
-        if masks is not None:
-            skipped = masks[s] == 0
-            np.copyto(hx[s + 1, :units], hx[s, :units], where=skipped)
-            np.copyto(c, buf[s, h4:], where=skipped)
+    for (a, b), chunk in zip(chunks, projected):
+        if chunk is not None:
+            chunk.result()
+        for s in range(a, b):
+            z = buf[s, :h4]
+            h = hx[s, :units]
+            if rmask is not None:
+                h = np.multiply(h, rmask, out=h_in)
+            np.matmul(state_kernel, h, out=rec)
+            z += rec                         # the state side
+            if fast:
+                np.exp(z, out=z)
+                z += 1
+                np.divide(1.0, z, out=z)     # sigmoid of all four blocks (of 2 z for g)
+                g = z[h3:]
+                g *= 2
+                g -= 1
+            else:
+                rec_act(z[:h3])
+                act(z[h3:])
+            np.multiply(buf[s, units:h3], buf[s, h3:], out=prod)   # i * g, f * c_{s-1}
+            c = buf[s + 1, h4:]
+            np.add(prod[:units], prod[units:], out=c)
+            if fast:
+                np.tanh(c, out=tc[s])
+            else:
+                np.copyto(tc[s], c)
+                act(tc[s])
+            np.multiply(z[:units], tc[s], out=hx[s + 1, :units])
+            if masks is not None:
+                skipped = masks[s] == 0
+                np.copyto(hx[s + 1, :units], hx[s, :units], where=skipped)
+                np.copyto(c, buf[s, h4:], where=skipped)
     weights = None if masks is None else rc.output_weights(masks, zero_output_for_mask)
     states = hx[:, :units]
     out = rc.sequence_output(states, weights, return_sequences)

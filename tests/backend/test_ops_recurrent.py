@@ -313,3 +313,16 @@ def test_chunks_the_caller_takes_over_give_the_same_gradients(monkeypatch):
     assert len(calls) == 5
     for want, got in zip(serial, shuffled):
         np.testing.assert_array_equal(want, got)
+
+
+@pytest.mark.parametrize("name, states, weights", [
+    ("lstm_sequence", (h0, c0), LSTM_W),
+    ("gru_sequence", (h0,), GRU_W),
+    ("simple_rnn_sequence", (h0,), RNN_W),
+])
+def test_empty_sequences_return_the_initial_states(name, states, weights):
+    empty = np.zeros((B, 0, D))
+    out, *final = apply(name, empty, *states, *weights)
+    assert out.shape == (B, 0, H)
+    for got, initial in zip(final, states):
+        np.testing.assert_array_equal(got, initial)
