@@ -69,6 +69,14 @@ def _internal_weights(kernel, recurrent_kernel, bias, fast):
     return w, u, state_kernel, input_kernel
 
 
+def _project(input_kernel, xs, hx, out):
+    """Copies a chunk's inputs `xs` into their rows of the step operands `hx`,
+    then writes `input_kernel @ [x_s; 1]` for each step to `out`."""
+    inputs = xs.shape[1]
+    hx[:, -inputs - 1:-1] = xs
+    np.matmul(input_kernel, hx[:, -inputs - 1:], out=out)
+
+
 @define("lstm_sequence", shape=rc.sequence_shape(2), num_outputs=3, residual=True)
 @single_threaded_blas()
 @rc.saturating
@@ -108,15 +116,15 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
     # hx[s] rows: h_{s-1}, x_s, 1 (the kernel gradients contract with them). hx[T] holds h_T.
     hx = np.empty((steps + 1, units + x.shape[-1] + 1, batch), dtype)
     hx[0, :units] = h0.T
-    hx[:steps, units:-1] = rc.steps_first(x, go_backwards)
     hx[:, -1] = 1
     # The input side of the pre-activations, a GEMM per chunk of steps: the
     # first chunk here, the others on the helper thread ahead of the loop.
+    xs = rc.steps_first(x, go_backwards)
     chunks = rc.chunks(steps)
-    projected = [None] + [submit(np.matmul, input_kernel, hx[a:b, units:], buf[a:b, :h4])
+    projected = [None] + [submit(_project, input_kernel, xs[a:b], hx[a:b], buf[a:b, :h4])
                           for a, b in chunks[1:]]
     for a, b in chunks[:1]:
-        np.matmul(input_kernel, hx[a:b, units:], out=buf[a:b, :h4])
+        _project(input_kernel, xs[a:b], hx[a:b], buf[a:b, :h4])
     rmask = None if recurrent_mask is None else np.asarray(recurrent_mask, dtype).T
     h_in = None if rmask is None else np.empty((units, batch), dtype)
     rec = np.empty((h4, batch), dtype)
