@@ -190,10 +190,10 @@ def _chunk_factors(buf, tc, keep, act_grad, rec_grad):
     dc_factors = np.empty((steps, 4 * units, batch), buf.dtype)
     act_grad(tc, out=dh_factors[:, :units])
     dh_factors[:, :units] *= buf[:, :units]                           # o * activation'(c)
-    d_oif = np.empty((steps, h3, batch), buf.dtype)
-    rec_grad(buf[:, :h3], out=d_oif)
-    np.multiply(d_oif[:, :units], tc, out=dh_factors[:, units:])      # o' * activation(c)
-    np.multiply(d_oif[:, units:], buf[:, h3:], out=dc_factors[:, :h2])  # i' * g, f' * c
+    rec_grad(buf[:, :units], out=dh_factors[:, units:])
+    dh_factors[:, units:] *= tc                                       # o' * activation(c)
+    rec_grad(buf[:, units:h3], out=dc_factors[:, :h2])
+    dc_factors[:, :h2] *= buf[:, h3:]                                 # i' * g, f' * c
     act_grad(buf[:, h3:4 * units], out=dc_factors[:, h2:h3])
     dc_factors[:, h2:h3] *= buf[:, units:h2]                          # i * g'
     dc_factors[:, h3:] = buf[:, h2:h3]                                # f
