@@ -11,14 +11,15 @@ GEMM per chunk of steps, computed on the helper thread of `recurrent_threads`
 ahead of the time loop (the first chunk on the calling thread); each step then
 adds `recurrent_kernel.T @ h_{t-1}`, one small GEMM, and makes a few
 elementwise passes. The operands `[h; x; 1]` of all steps sit in one array,
-with which the kernel gradients later contract. The residual keeps the gate activations, cell states and `activation(c_t)`; the
-backward pass runs the loop in reverse with the hand-derived gradients, and
-the input and kernel gradients are large GEMMs over chunks of steps (see
-`recurrent_common`). Everything in a backward step that does not depend on
-the incoming gradients (activation derivatives and their products with the
-gates) is computed for a chunk of steps at once (`_chunk_factors`), so each
-step is four numpy calls: at about a microsecond of Python overhead per call,
-on `(units, batch)` blocks, the call count is what the loop costs.
+with which the kernel gradients later contract. The residual keeps the gate
+activations, cell states and `activation(c_t)`; the backward pass runs the
+loop in reverse with the hand-derived gradients, and the input and kernel
+gradients are large GEMMs over chunks of steps (see `recurrent_common`).
+Everything in a backward step that does not depend on the incoming gradients
+(activation derivatives and their products with the gates) is computed for a
+chunk of steps at once (`_chunk_factors`), so each step is four numpy calls:
+at about a microsecond of Python overhead per call, on `(units, batch)`
+blocks, the call count is what the loop costs.
 
 Internally the gate blocks are ordered `o, i, f, c`: the three
 recurrent-activation gates form one block, and `(i, f)` lines up with
