@@ -9,6 +9,34 @@
 
 __version__ = "0.1.0"
 
+
+def _load_backend_from_source_checkout():
+    """Imports `hikeras.backend` from `../backend` when no installation maps it.
+
+    The backend is its own directory, installed as `hikeras.backend` (see
+    pyproject.toml); run from a source checkout that was never `pip install`ed,
+    `import hikeras` would otherwise fail with a puzzling circular-import error.
+    """
+    import importlib.util
+    import os
+    import sys
+
+    if importlib.util.find_spec(f"{__name__}.backend") is not None:
+        return
+    root = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "backend")
+    init = os.path.join(root, "__init__.py")
+    if not os.path.isfile(init):
+        raise ImportError("hikeras.backend is missing: install hikeras with `pip install .` "
+                          f"(looked for a source checkout's backend in {root})")
+    spec = importlib.util.spec_from_file_location(f"{__name__}.backend", init,
+                                                  submodule_search_locations=[root])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+
+
+_load_backend_from_source_checkout()
+
 from . import (  # noqa: E402
     activations,
     backend,
