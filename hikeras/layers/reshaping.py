@@ -264,23 +264,30 @@ class ZeroPadding1D(Layer):
 
     Args:
         padding: an int (both sides) or `(before, after)`.
+        data_format: `"channels_last"` (default, `(N, steps, F)`) or
+            `"channels_first"` (`(N, F, steps)`), as in Keras 3.
 
     >>> import numpy as np
     >>> ZeroPadding1D((1, 2))(np.ones((1, 2, 1))).ravel().tolist()
     [0.0, 1.0, 1.0, 0.0, 0.0]
     """
 
-    def __init__(self, padding=1, **kwargs):
+    def __init__(self, padding=1, data_format=None, **kwargs):
         super().__init__(**kwargs)
         self.padding = _pairs(padding, 1, "padding", "ZeroPadding1D")[0]
+        self.data_format = _data_format(data_format)
         self.input_spec = InputSpec(ndim=3)
 
     def call(self, inputs):
-        return ops.pad(inputs, [(0, 0), self.padding, (0, 0)])
+        widths = [(0, 0)] * 3
+        widths[_spatial_axes(self.data_format, 1)[0]] = self.padding
+        return ops.pad(inputs, widths)
 
     def get_config(self):
         config = super().get_config()
         config["padding"] = self.padding
+        if self.data_format == "channels_first":  # Keras 2 has no such argument
+            config["data_format"] = self.data_format
         return config
 
 

@@ -1,12 +1,8 @@
 """Model architecture as JSON: `to_json`, `model_from_json`, and Keras 3 configs.
 
 We write Keras 2's dialect (it is the one Keras 2 and Keras 3 both read).
-Reading accepts Keras 3's as well: its bookkeeping keys (`module`,
-`registered_name`, `build_config`, `compile_config`, ...) are dropped, and
-config keys Keras 3 added at their "off" values (`quantization_config=None`,
-`optional=False`, ...) are removed so our constructors see what they know.
-`DTypePolicy` dicts, `batch_shape` and the dict form of `inbound_nodes` are
-understood by the layers and by `functional_config` themselves.
+Reading accepts Keras 3's as well: `deserialize_keras_object` passes every
+config through `config_dialect.normalize_config`.
 
 Deserialising never runs code from the file: every `class_name` is looked up
 in `custom_objects`, the registry or the built-in tables, and an unknown
@@ -18,35 +14,8 @@ import json
 from .file_errors import SavedFileError, file_error
 from .h5_attributes import parse_json
 
-_BOOKKEEPING_KEYS = ("module", "registered_name", "build_config", "compile_config",
-                     "shared_object_id")
-# Config keys newer Keras writes, with the value that means "not used".
-_INERT_CONFIG_VALUES = {
-    "quantization_config": None, "lora_rank": None, "lora_alpha": None, "optional": False,
-    "input_axes": None, "output_axes": None,
-}
 _ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError, RecursionError,
            MemoryError, OverflowError)
-
-
-def normalize_config(value):
-    """A copy of a Keras 2 or Keras 3 config tree in the form hikeras reads."""
-    if isinstance(value, list):
-        return [normalize_config(v) for v in value]
-    if not isinstance(value, dict):
-        return value
-    out = {}
-    is_object = "class_name" in value and "config" in value
-    for key, item in value.items():
-        if is_object and key in _BOOKKEEPING_KEYS:
-            continue
-        out[key] = normalize_config(item)
-    if is_object and isinstance(out.get("config"), dict):
-        config = out["config"]
-        for key, inert in _INERT_CONFIG_VALUES.items():
-            if key in config and config[key] == inert:
-                del config[key]
-    return out
 
 
 # Keras 3 finds built-in classes through a `module` key (tf.keras writes it too).
@@ -100,7 +69,7 @@ def deserialize_model(config, custom_objects=None, source="<config>"):
     if not isinstance(config.get("config"), dict):
         raise file_error(source, "has a model config whose 'config' is not an object")
     try:
-        model = deserialize(normalize_config(config), custom_objects=custom_objects)
+        model = deserialize(config, custom_objects=custom_objects)
     except SavedFileError:
         raise
     except _ERRORS as e:

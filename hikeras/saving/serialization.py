@@ -7,6 +7,7 @@ helper of every family (`losses.get`, `activations.get`, ...) is built on
 config dict, a class or an instance/callable.
 """
 
+from .config_dialect import normalize_config
 from .object_registration import (
     custom_object_scope, get_registered_name, get_registered_object,
 )
@@ -25,12 +26,16 @@ def serialize_keras_object(obj):
 
 def deserialize_keras_object(config, module_objects=None, custom_objects=None,
                              printable_module_name="object"):
-    """Rebuilds an object from a name or a `{"class_name", "config"}` dict."""
+    """Rebuilds an object from a name or a `{"class_name", "config"}` dict.
+
+    Keras 3's dialect of the dict is read too (see `config_dialect`).
+    """
     if config is None:
         return None
     if isinstance(config, str):
         return _lookup(config, module_objects, custom_objects, printable_module_name)
     if isinstance(config, dict):
+        config = normalize_config(config)
         if "class_name" not in config:
             raise ValueError(
                 f"A serialized {printable_module_name} must be a name or a dict with "

@@ -12,7 +12,8 @@ import inspect
 
 from .. import losses, metrics, optimizers
 from .file_errors import SavedFileError, file_error
-from .model_config import normalize_config, with_module_hints
+from .config_dialect import normalize_config
+from .model_config import with_module_hints
 
 # Optimizer arguments only newer Keras knows, at their "unused" values: left out of
 # `training_config` so tf.keras (which rejects them) and Keras 3 both read it.

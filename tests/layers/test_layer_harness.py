@@ -38,5 +38,6 @@ def test_harness_catches_a_weight_that_does_not_train():
             return backend.apply("dense", inputs, self.kernel) + backend.apply(
                 "stop_gradient", self.bias)
 
-    with pytest.raises(AssertionError, match="bias did not change"):
+    with pytest.raises(AssertionError, match="bias did not change"), \
+            pytest.warns(UserWarning, match="Gradients do not exist for variables"):
         run_layer_test(FrozenBias, {"units": 2}, input_shape=(3, 4), check_gradients=False)

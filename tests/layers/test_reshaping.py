@@ -25,6 +25,8 @@ rng = np.random.default_rng(41)
                            "data_format": "channels_first"}, (1, 2, 2, 3), (1, 2, 6, 9)),
     (layers.ZeroPadding1D, {}, (2, 3, 4), (2, 5, 4)),
     (layers.ZeroPadding1D, {"padding": (0, 2)}, (2, 3, 4), (2, 5, 4)),
+    (layers.ZeroPadding1D, {"padding": (2, 1), "data_format": "channels_first"}, (2, 3, 4),
+     (2, 3, 7)),
     (layers.ZeroPadding2D, {}, (2, 3, 4, 2), (2, 5, 6, 2)),
     (layers.ZeroPadding2D, {"padding": ((1, 0), (0, 2)), "data_format": "channels_first"},
      (2, 2, 3, 4), (2, 2, 4, 6)),
@@ -78,6 +80,15 @@ def test_padding_and_cropping_values():
     np.testing.assert_array_equal(cropped, [[4, 5]])
     seq = np.arange(5, dtype="float32").reshape(1, 5, 1)
     np.testing.assert_array_equal(layers.ZeroPadding1D(1)(seq).ravel(), [0, 0, 1, 2, 3, 4, 0])
+    channels_first = layers.ZeroPadding1D((0, 2), data_format="channels_first")
+    np.testing.assert_array_equal(channels_first(seq.reshape(1, 1, 5)).ravel(),
+                                  [0, 1, 2, 3, 4, 0, 0])
+
+
+def test_zero_padding1d_writes_data_format_only_where_keras_2_cannot_do_without_it():
+    assert "data_format" not in layers.ZeroPadding1D().get_config()
+    assert layers.ZeroPadding1D(data_format="channels_first").get_config()[
+        "data_format"] == "channels_first"
 
 
 def test_padding_and_cropping_argument_forms_are_normalised():

@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["atomic", "file_errors", "model_config", "object_registration", "weight_matching"]
+MODULES = ["atomic", "config_dialect", "file_errors", "model_config", "object_registration", "weight_matching"]
 
 
 @pytest.mark.parametrize("name", MODULES)
