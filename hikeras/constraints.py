@@ -7,7 +7,7 @@
 
 import numpy as np
 
-from .saving.serialization import resolve, serialize_keras_object
+from .saving.serialization import deserialize_keras_object, resolve, serialize_keras_object
 
 
 class Constraint:
@@ -90,4 +90,10 @@ def get(identifier):
 
 
 def serialize(constraint):
+    """`{"class_name", "config"}` of a constraint (a name for a plain function)."""
     return serialize_keras_object(constraint)
+
+
+def deserialize(config, custom_objects=None):
+    """Rebuilds a constraint from `serialize`'s output (Keras 2 or Keras 3 dialect)."""
+    return deserialize_keras_object(config, _BUILTINS, custom_objects, "constraint")

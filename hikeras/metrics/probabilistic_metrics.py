@@ -6,7 +6,8 @@ classes; they exist for their arguments (`from_logits`, `label_smoothing`,
 """
 
 from .. import losses
-from .reduction_metrics import MeanMetricWrapper
+from .metric import as_array
+from .reduction_metrics import Mean, MeanMetricWrapper
 
 
 class _LossMean(MeanMetricWrapper):
@@ -54,16 +55,38 @@ class CategoricalCrossentropy(_LossMean):
 class SparseCategoricalCrossentropy(_LossMean):
     """Mean sparse categorical crossentropy over the epoch.
 
+    With `ignore_class`, positions labelled with that class are left out of
+    the mean (as the loss leaves them out); Keras 3.15 instead averages their
+    zero losses in, and fails when sample weights are given as well.
+
     >>> m = SparseCategoricalCrossentropy()
     >>> m.update_state([1, 2], [[0.05, 0.95, 0], [0.1, 0.8, 0.1]])
     >>> round(float(m.result()), 3)
     1.177
+    >>> m = SparseCategoricalCrossentropy(ignore_class=-1)
+    >>> m.update_state([1, -1], [[0.05, 0.95, 0], [0.1, 0.8, 0.1]])
+    >>> round(float(m.result()), 3)  # -log(0.95), the second sample left out
+    0.051
     """
 
     def __init__(self, name="sparse_categorical_crossentropy", dtype=None, from_logits=False,
-                 axis=-1):
+                 ignore_class=None, axis=-1):
         super().__init__(losses.sparse_categorical_crossentropy, name, dtype,
-                         from_logits=from_logits, axis=axis)
+                         from_logits=from_logits, ignore_class=ignore_class, axis=axis)
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        ignore_class = self._options["ignore_class"]
+        if ignore_class is None:
+            return super().update_state(y_true, y_pred, sample_weight)
+        values = self._fn(as_array(y_true), as_array(y_pred), **self._fn_kwargs)
+        valid = as_array(y_true).reshape(values.shape) != ignore_class
+        weight = valid.astype(values.dtype)
+        if sample_weight is not None:
+            sample_weight = as_array(sample_weight, values.dtype)
+            sample_weight = sample_weight.reshape(
+                sample_weight.shape + (1,) * (values.ndim - sample_weight.ndim))
+            weight = weight * sample_weight
+        return Mean.update_state(self, values, sample_weight=weight)
 
 
 class KLDivergence(_LossMean):

@@ -225,6 +225,25 @@ def test_sparse_categorical_accuracy_rejects_one_hot_labels():
         metrics.sparse_categorical_accuracy(np.eye(3), np.eye(3))
 
 
+SEGMENT_PROBS = np.array([[[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]],
+                          [[0.2, 0.2, 0.6], [0.5, 0.4, 0.1], [0.1, 0.1, 0.8]]], "float32")
+SEGMENT_LABELS = np.array([[0, -1, 2], [-1, -1, 1]])  # -1: a "void" position
+
+
+def test_sparse_crossentropy_metric_leaves_ignored_positions_out():
+    kept = -np.log([0.7, 0.4, 0.1])  # sample 0 positions 0 and 2, sample 1 position 2
+    m = metrics.SparseCategoricalCrossentropy(ignore_class=-1)
+    m.update_state(SEGMENT_LABELS, SEGMENT_PROBS)
+    np.testing.assert_allclose(m.result(), kept.mean(), rtol=1e-6)
+    loss = losses.SparseCategoricalCrossentropy(ignore_class=-1)
+    np.testing.assert_allclose(m.result(), loss(SEGMENT_LABELS, SEGMENT_PROBS), rtol=1e-6)
+    weighted = metrics.SparseCategoricalCrossentropy(ignore_class=-1)
+    weighted.update_state(SEGMENT_LABELS[..., None], SEGMENT_PROBS, sample_weight=[1.0, 2.0])
+    np.testing.assert_allclose(weighted.result(), (kept[0] + kept[1] + 2 * kept[2]) / 4,
+                               rtol=1e-6)
+    assert weighted.get_config()["ignore_class"] == -1
+
+
 def test_top_k_accuracies():
     p = np.array([[0.1, 0.9, 0.8, 0.0], [0.05, 0.95, 0.0, 0.0], [0.4, 0.3, 0.2, 0.1]])
     labels = np.array([2, 1, 3])

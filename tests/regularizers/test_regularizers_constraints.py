@@ -24,6 +24,8 @@ def test_constraint_matches_keras(name):
     entry = GOLDEN["constraints"][name]
     con = constraints.get({"class_name": entry["class_name"], "config": entry["config"]})
     np.testing.assert_allclose(con(W), entry["value"], rtol=1e-5, atol=1e-7)
+    rebuilt = constraints.deserialize(constraints.serialize(con))
+    assert type(rebuilt) is type(con) and rebuilt.get_config() == con.get_config()
 
 
 def test_orthogonal_regularizer_closed_form_and_gradient():
