@@ -1,4 +1,4 @@
-"""Normalisation layers: batch, layer, group and unit normalisation.
+"""Normalisation layers: batch, layer, group, unit and RMS normalisation.
 
 Batch normalisation in training mode and layer/group normalisation run as one
 fused backend op each (`batch_norm`, `layer_norm`) with a hand-written
@@ -42,15 +42,6 @@ class _AffineNormalization(Layer):
                 shape=shape, name="beta", initializer=self.beta_initializer,
                 regularizer=self.beta_regularizer, constraint=self.beta_constraint)
 
-    def _known_dim(self, input_shape, axis):
-        dim = input_shape[axis]
-        if dim is None:
-            raise ValueError(
-                f"Axis {axis} of the input to layer '{self.name}' ({type(self).__name__}) "
-                f"must have a known size. Received: input_shape={tuple(input_shape)}"
-            )
-        return dim
-
     def get_config(self):
         config = super().get_config()
         config.update({
@@ -74,6 +65,25 @@ def _axis_argument(layer_name, axis):
         return axis
     raise TypeError(f"{layer_name} expects `axis` to be an int or a list of ints. "
                     f"Received: axis={axis!r}")
+
+
+def _known_dim(layer, input_shape, axis):
+    dim = input_shape[axis]
+    if dim is None:
+        raise ValueError(
+            f"Axis {axis} of the input to layer '{layer.name}' ({type(layer).__name__}) "
+            f"must have a known size. Received: input_shape={tuple(input_shape)}"
+        )
+    return dim
+
+
+def _weight_broadcast_shape(input_shape, axes):
+    """The shape a weight spanning `axes` (positive) is reshaped to, to broadcast
+    against the input; None when `axes` is just the last axis (no reshape needed)."""
+    ndim = len(input_shape)
+    if tuple(axes) == (ndim - 1,):
+        return None
+    return tuple(input_shape[a] if a in axes else 1 for a in range(ndim))
 
 
 def _positive_axes(layer, axis, ndim):
@@ -154,7 +164,7 @@ class BatchNormalization(_AffineNormalization):
     def build(self, input_shape):
         ndim = len(input_shape)
         axis = _positive_axes(self, self.axis, ndim)[0]
-        shape = (self._known_dim(input_shape, axis),)
+        shape = (_known_dim(self, input_shape, axis),)
         self._add_affine_weights(shape, gamma=self.scale, beta=self.center)
         self.moving_mean = self.add_weight(
             shape=shape, name="moving_mean", initializer=self.moving_mean_initializer,
@@ -163,9 +173,7 @@ class BatchNormalization(_AffineNormalization):
             shape=shape, name="moving_variance", initializer=self.moving_variance_initializer,
             trainable=False)
         # A feature axis other than the last needs the per-feature vectors reshaped.
-        self._broadcast_shape = None
-        if axis != ndim - 1:
-            self._broadcast_shape = tuple(shape[0] if i == axis else 1 for i in range(ndim))
+        self._broadcast_shape = _weight_broadcast_shape(input_shape, (axis,))
         self.input_spec = InputSpec(ndim=ndim, axes={self.axis: shape[0]})
         super().build(input_shape)
 
@@ -244,17 +252,12 @@ class LayerNormalization(_AffineNormalization):
         ndim = len(input_shape)
         self._axes = tuple(_positive_axes(self, self.axis, ndim))
         given = self.axis if isinstance(self.axis, list) else [self.axis]
-        shape = tuple(self._known_dim(input_shape, a) for a in given)
+        shape = tuple(_known_dim(self, input_shape, a) for a in given)
         self._add_affine_weights(shape, gamma=self.scale or self.rms_scaling,
                                  beta=self.center and not self.rms_scaling)
         # Weights span `axis` in the order given; Keras reshapes (not
         # transposes) them to broadcast, unless `axis` is just the last one.
-        self._broadcast_shape = None
-        if self._axes != (ndim - 1,):
-            broadcast = [1] * ndim
-            for a in self._axes:
-                broadcast[a] = input_shape[a]
-            self._broadcast_shape = tuple(broadcast)
+        self._broadcast_shape = _weight_broadcast_shape(input_shape, self._axes)
         super().build(input_shape)
 
     def _broadcast(self, weight):
@@ -310,7 +313,7 @@ class GroupNormalization(_AffineNormalization):
     def build(self, input_shape):
         ndim = len(input_shape)
         axis = _positive_axes(self, self.axis, ndim)[0]
-        channels = self._known_dim(input_shape, axis)
+        channels = _known_dim(self, input_shape, axis)
         if self.groups == -1:
             self.groups = channels
         if channels < self.groups or channels % self.groups:
@@ -375,5 +378,50 @@ class UnitNormalization(Layer):
         return config
 
 
+class RMSNormalization(Layer):
+    """Divides each sample by its root mean square over `axis`, then scales it.
+
+    `y = x / sqrt(mean(x**2) + epsilon) * scale` (Zhang & Sennrich, 2019),
+    the mean taken over `axis` separately for every position of the other
+    axes. Unlike `LayerNormalization(rms_scaling=True)` it does not subtract
+    the mean. The one weight, `scale`, spans the `axis` dimensions (in
+    increasing axis order, as Keras) and starts at ones.
+
+    Args:
+        axis: an int or a list of ints.
+        epsilon: added to the mean square.
+
+    >>> import numpy as np
+    >>> x = np.array([[1.0, 7.0]], "float32")  # root mean square 5
+    >>> np.round(RMSNormalization()(x).astype("float64"), 4).tolist()
+    [[0.2, 1.4]]
+    """
+
+    def __init__(self, axis=-1, epsilon=1e-6, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = _axis_argument("RMSNormalization", axis)
+        self.epsilon = float(epsilon)
+
+    def build(self, input_shape):
+        self._axes = tuple(sorted(_positive_axes(self, self.axis, len(input_shape))))
+        shape = tuple(_known_dim(self, input_shape, a) for a in self._axes)
+        self.scale = self.add_weight(shape=shape, name="scale", initializer="ones")
+        self._broadcast_shape = _weight_broadcast_shape(input_shape, self._axes)
+        super().build(input_shape)
+
+    def call(self, inputs):
+        mean_square = ops.mean(ops.square(inputs), axis=self._axes, keepdims=True)
+        normalized = ops.multiply(inputs, ops.rsqrt(ops.add(mean_square, self.epsilon)))
+        scale = self.scale
+        if self._broadcast_shape is not None:
+            scale = ops.reshape(scale, self._broadcast_shape)
+        return ops.multiply(normalized, scale)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"axis": self.axis, "epsilon": self.epsilon})
+        return config
+
+
 __all__ = ["BatchNormalization", "GroupNormalization", "LayerNormalization",
-           "UnitNormalization"]
+           "RMSNormalization", "UnitNormalization"]

@@ -1,5 +1,10 @@
 """Reshaping layers: `Flatten`, `Reshape`, `Permute`, `RepeatVector`,
-`UpSampling1D/2D`, `ZeroPadding1D/2D` and `Cropping1D/2D`."""
+`UpSampling1D/2D/3D`, `ZeroPadding1D/2D/3D` and `Cropping1D/2D/3D`.
+
+The spatial layers share three helpers, `_upsample_nearest`, `_pad` and
+`_crop`, which work on any set of axes; the 2D and 3D padding and cropping
+layers differ only in their rank (`_ZeroPadding`, `_Cropping`).
+"""
 
 import math
 
@@ -164,30 +169,43 @@ def _int_tuple(value, rank, argument, layer):
 def _pairs(value, rank, argument, layer):
     """Amounts before/after each of `rank` axes, from Keras's accepted forms:
 
-    an int (everywhere); for 1D a pair `(before, after)`; for 2D two ints
-    (symmetric per axis) or two pairs.
+    an int (everywhere); for 1D a pair `(before, after)`; for 2D and 3D
+    `rank` entries, each an int (symmetric on that axis) or a pair.
     """
     def is_int(v):
         return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
-    if isinstance(value, int):
-        if is_int(value):
-            return ((value, value),) * rank
-        value = (value,)  # rejected below, with the usual message
-    value = tuple(tuple(v) if isinstance(v, (list, tuple)) else v for v in value)
-    if rank == 1 and len(value) == 2 and all(map(is_int, value)):
-        return (value,)
-    if len(value) == rank and all(map(is_int, value)):
-        return tuple((v, v) for v in value)
-    if len(value) == rank and all(isinstance(v, tuple) and len(v) == 2
-                                  and all(map(is_int, v)) for v in value):
-        return value
+    if is_int(value):
+        return ((value, value),) * rank
+    entries = tuple(tuple(v) if isinstance(v, (list, tuple)) else v
+                    for v in (value if isinstance(value, (list, tuple)) else (value,)))
+    if rank == 1 and len(entries) == 2 and all(map(is_int, entries)):
+        return (entries,)
+    pairs = tuple((v, v) if is_int(v) else v for v in entries)
+    if len(pairs) == rank and all(isinstance(p, tuple) and len(p) == 2
+                                  and all(map(is_int, p)) for p in pairs):
+        return pairs
     raise ValueError(f"{layer} got an invalid `{argument}`: expected non-negative ints in "
                      f"one of Keras's forms. Received: {argument}={value!r}")
 
 
 def _scaled(dim, factor):
     return None if dim is None else dim * factor
+
+
+def _upsample_nearest(inputs, axes, sizes):
+    """`inputs` with each entry repeated `sizes[i]` times along `axes[i]`."""
+    for axis, factor in zip(axes, sizes):
+        inputs = ops.repeat(inputs, factor, axis=axis)
+    return inputs
+
+
+def _pad(inputs, axes, pairs):
+    """`inputs` with `pairs[i]` zeros added before/after along `axes[i]`."""
+    widths = [(0, 0)] * len(inputs.shape)
+    for axis, pair in zip(axes, pairs):
+        widths[axis] = pair
+    return ops.pad(inputs, widths)
 
 
 class UpSampling1D(Layer):
@@ -204,7 +222,7 @@ class UpSampling1D(Layer):
         self.input_spec = InputSpec(ndim=3)
 
     def call(self, inputs):
-        return ops.repeat(inputs, self.size, axis=1)
+        return _upsample_nearest(inputs, (1,), (self.size,))
 
     def get_config(self):
         config = super().get_config()
@@ -240,9 +258,7 @@ class UpSampling2D(Layer):
     def call(self, inputs):
         axes = _spatial_axes(self.data_format, 2)
         if self.interpolation == "nearest":
-            for axis, factor in zip(axes, self.size):
-                inputs = ops.repeat(inputs, factor, axis=axis)
-            return inputs
+            return _upsample_nearest(inputs, axes, self.size)
         size = tuple(inputs.shape[a] * f for a, f in zip(axes, self.size))
         return backend.apply("resize_bilinear", inputs, size=size, axes=axes)
 
@@ -256,6 +272,33 @@ class UpSampling2D(Layer):
         config = super().get_config()
         config.update({"size": self.size, "data_format": self.data_format,
                        "interpolation": self.interpolation})
+        return config
+
+
+class UpSampling3D(Layer):
+    """Repeats each voxel `size` times along depth, height and width.
+
+    Args:
+        size: an int or `(depth_factor, height_factor, width_factor)`.
+        data_format: `"channels_last"` (NDHWC, default) or `"channels_first"`.
+
+    >>> import numpy as np
+    >>> UpSampling3D((1, 2, 3))(np.zeros((1, 2, 2, 2, 4))).shape
+    (1, 2, 4, 6, 4)
+    """
+
+    def __init__(self, size=(2, 2, 2), data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.size = _int_tuple(size, 3, "size", "UpSampling3D")
+        self.data_format = _data_format(data_format)
+        self.input_spec = InputSpec(ndim=5)
+
+    def call(self, inputs):
+        return _upsample_nearest(inputs, _spatial_axes(self.data_format, 3), self.size)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"size": self.size, "data_format": self.data_format})
         return config
 
 
@@ -279,9 +322,7 @@ class ZeroPadding1D(Layer):
         self.input_spec = InputSpec(ndim=3)
 
     def call(self, inputs):
-        widths = [(0, 0)] * 3
-        widths[_spatial_axes(self.data_format, 1)[0]] = self.padding
-        return ops.pad(inputs, widths)
+        return _pad(inputs, _spatial_axes(self.data_format, 1), (self.padding,))
 
     def get_config(self):
         config = super().get_config()
@@ -291,7 +332,28 @@ class ZeroPadding1D(Layer):
         return config
 
 
-class ZeroPadding2D(Layer):
+class _ZeroPadding(Layer):
+    """Zero padding of the `rank` spatial axes of `(batch, *spatial, channels)`
+    (or channels-first) inputs; the base of `ZeroPadding2D` and `ZeroPadding3D`."""
+
+    rank = None
+
+    def __init__(self, padding, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.padding = _pairs(padding, self.rank, "padding", type(self).__name__)
+        self.data_format = _data_format(data_format)
+        self.input_spec = InputSpec(ndim=self.rank + 2)
+
+    def call(self, inputs):
+        return _pad(inputs, _spatial_axes(self.data_format, self.rank), self.padding)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"padding": self.padding, "data_format": self.data_format})
+        return config
+
+
+class ZeroPadding2D(_ZeroPadding):
     """Pads the height and width of images with zeros.
 
     Args:
@@ -304,22 +366,29 @@ class ZeroPadding2D(Layer):
     (1, 4, 7, 1)
     """
 
+    rank = 2
+
     def __init__(self, padding=(1, 1), data_format=None, **kwargs):
-        super().__init__(**kwargs)
-        self.padding = _pairs(padding, 2, "padding", "ZeroPadding2D")
-        self.data_format = _data_format(data_format)
-        self.input_spec = InputSpec(ndim=4)
+        super().__init__(padding, data_format, **kwargs)
 
-    def call(self, inputs):
-        widths = [(0, 0)] * 4
-        for axis, pair in zip(_spatial_axes(self.data_format, 2), self.padding):
-            widths[axis] = pair
-        return ops.pad(inputs, widths)
 
-    def get_config(self):
-        config = super().get_config()
-        config.update({"padding": self.padding, "data_format": self.data_format})
-        return config
+class ZeroPadding3D(_ZeroPadding):
+    """Pads the depth, height and width of volumes with zeros.
+
+    Args:
+        padding: an int (everywhere), three ints (symmetric per axis) or
+            `((front, back), (top, bottom), (left, right))`.
+        data_format: `"channels_last"` (default) or `"channels_first"`.
+
+    >>> import numpy as np
+    >>> ZeroPadding3D((0, 1, 2))(np.ones((1, 2, 2, 2, 1))).shape
+    (1, 2, 4, 6, 1)
+    """
+
+    rank = 3
+
+    def __init__(self, padding=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
+        super().__init__(padding, data_format, **kwargs)
 
 
 def _crop(layer, inputs, axes, cropping):
@@ -363,7 +432,28 @@ class Cropping1D(Layer):
         return config
 
 
-class Cropping2D(Layer):
+class _Cropping(Layer):
+    """Cropping of the `rank` spatial axes of `(batch, *spatial, channels)` (or
+    channels-first) inputs; the base of `Cropping2D` and `Cropping3D`."""
+
+    rank = None
+
+    def __init__(self, cropping, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.cropping = _pairs(cropping, self.rank, "cropping", type(self).__name__)
+        self.data_format = _data_format(data_format)
+        self.input_spec = InputSpec(ndim=self.rank + 2)
+
+    def call(self, inputs):
+        return _crop(self, inputs, _spatial_axes(self.data_format, self.rank), self.cropping)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"cropping": self.cropping, "data_format": self.data_format})
+        return config
+
+
+class Cropping2D(_Cropping):
     """Crops the height and width of images.
 
     Args:
@@ -376,20 +466,31 @@ class Cropping2D(Layer):
     (1, 3, 3, 3)
     """
 
+    rank = 2
+
     def __init__(self, cropping=((0, 0), (0, 0)), data_format=None, **kwargs):
-        super().__init__(**kwargs)
-        self.cropping = _pairs(cropping, 2, "cropping", "Cropping2D")
-        self.data_format = _data_format(data_format)
-        self.input_spec = InputSpec(ndim=4)
-
-    def call(self, inputs):
-        return _crop(self, inputs, _spatial_axes(self.data_format, 2), self.cropping)
-
-    def get_config(self):
-        config = super().get_config()
-        config.update({"cropping": self.cropping, "data_format": self.data_format})
-        return config
+        super().__init__(cropping, data_format, **kwargs)
 
 
-__all__ = ["Cropping1D", "Cropping2D", "Flatten", "Permute", "RepeatVector", "Reshape",
-           "UpSampling1D", "UpSampling2D", "ZeroPadding1D", "ZeroPadding2D"]
+class Cropping3D(_Cropping):
+    """Crops the depth, height and width of volumes.
+
+    Args:
+        cropping: an int (everywhere), three ints (symmetric per axis) or
+            `((front, back), (top, bottom), (left, right))`.
+        data_format: `"channels_last"` (default) or `"channels_first"`.
+
+    >>> import numpy as np
+    >>> Cropping3D((0, 1, (2, 1)))(np.zeros((1, 4, 5, 6, 2))).shape
+    (1, 4, 3, 3, 2)
+    """
+
+    rank = 3
+
+    def __init__(self, cropping=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
+        super().__init__(cropping, data_format, **kwargs)
+
+
+__all__ = ["Cropping1D", "Cropping2D", "Cropping3D", "Flatten", "Permute", "RepeatVector",
+           "Reshape", "UpSampling1D", "UpSampling2D", "UpSampling3D", "ZeroPadding1D",
+           "ZeroPadding2D", "ZeroPadding3D"]

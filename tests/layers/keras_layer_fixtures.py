@@ -15,7 +15,9 @@ causal, output padding of transposed convolutions, averages over padded
 windows), kernel layouts and weight order, recurrent gate order, masking and
 `go_backwards`, GRU's two reset modes, bidirectional merging, normalisation
 axes and moving statistics, attention's projections, masks and scaling,
-bilinear upsampling, and how each merging layer broadcasts.
+bilinear upsampling, the channels-first layouts of the 3D reshaping layers,
+and how each merging layer broadcasts. The random regularisation layers are
+checked in inference mode (the identity), where their Keras configs load.
 """
 
 import json
@@ -135,6 +137,8 @@ NORMALIZATION = [
     case("layer_norm_rms", "LayerNormalization", dict(rms_scaling=True), (2, 5)),  # deprecated
     case("group_norm", "GroupNormalization", dict(groups=2), (2, 3, 4)),
     case("unit_norm", "UnitNormalization", dict(axis=[1, 2]), (2, 3, 4)),
+    case("rms_norm", "RMSNormalization", {}, (2, 3, 4)),
+    case("rms_norm_two_axes", "RMSNormalization", dict(axis=[2, 1], epsilon=0.1), (2, 3, 4)),
 ]
 
 EMBEDDING_AND_MASKING = [
@@ -166,6 +170,15 @@ RESHAPING = [
     case("zero_padding2d", "ZeroPadding2D", dict(padding=((1, 2), (0, 1))), (2, 3, 2, 2)),
     case("cropping1d", "Cropping1D", dict(cropping=(1, 2)), (2, 6, 2)),
     case("cropping2d", "Cropping2D", dict(cropping=((1, 0), (2, 1))), (2, 4, 5, 2)),
+    case("upsampling3d", "UpSampling3D", dict(size=(1, 2, 3)), (2, 2, 3, 2, 2)),
+    case("upsampling3d_channels_first", "UpSampling3D",
+         dict(size=(2, 1, 2), data_format="channels_first"), (1, 2, 2, 3, 2)),
+    case("zero_padding3d", "ZeroPadding3D", dict(padding=(1, (0, 2), (2, 1))), (2, 2, 3, 2, 2)),
+    case("zero_padding3d_channels_first", "ZeroPadding3D",
+         dict(padding=((0, 1), 1, (2, 0)), data_format="channels_first"), (1, 2, 2, 3, 2)),
+    case("cropping3d", "Cropping3D", dict(cropping=((1, 0), (0, 2), 1)), (2, 3, 4, 5, 2)),
+    case("cropping3d_channels_first", "Cropping3D",
+         dict(cropping=(1, (2, 0), (0, 1)), data_format="channels_first"), (1, 2, 3, 4, 3)),
 ]
 
 ACTIVATIONS = [
@@ -190,6 +203,17 @@ ATTENTION = [
     case("additive_attention", "AdditiveAttention", {}, [(2, 3, 4), (2, 5, 4)]),
 ]
 
+REGULARIZATION = [  # inference mode: the identity
+    case("spatial_dropout1d", "SpatialDropout1D", dict(rate=0.5, seed=3), (2, 4, 3)),
+    case("spatial_dropout2d_channels_first", "SpatialDropout2D",
+         dict(rate=0.3, data_format="channels_first"), (2, 3, 2, 2)),
+    case("spatial_dropout3d", "SpatialDropout3D", dict(rate=0.3), (1, 2, 2, 2, 3)),
+    case("gaussian_noise", "GaussianNoise", dict(stddev=0.5, seed=1), (2, 3)),
+    case("gaussian_dropout", "GaussianDropout", dict(rate=0.4), (2, 3)),
+    case("alpha_dropout", "AlphaDropout", dict(rate=0.2, noise_shape=(None, 1, 3)), (2, 4, 3)),
+    case("activity_regularization", "ActivityRegularization", dict(l1=0.01, l2=0.1), (2, 3)),
+]
+
 UTILITY = [
     case("rescaling", "Rescaling", dict(scale=1 / 127.5, offset=-1.0), (2, 3)),
     case("normalization_given_stats", "Normalization",
@@ -198,7 +222,7 @@ UTILITY = [
 ]
 
 CASES = (CONVOLUTION + POOLING + RECURRENT + NORMALIZATION + EMBEDDING_AND_MASKING + MERGING
-         + RESHAPING + ACTIVATIONS + ATTENTION + UTILITY)
+         + RESHAPING + ACTIVATIONS + ATTENTION + REGULARIZATION + UTILITY)
 
 
 def _build(keras, class_name, kwargs):

@@ -102,5 +102,7 @@ def test_fixtures_cover_every_layer_family():
     classes = {json.loads(str(FIXTURES[f"{n}/config"]))["class_name"] for n in CASES}
     assert {"Conv2DTranspose", "MaxPooling3D", "LSTM", "GRU", "SimpleRNN", "Bidirectional",
             "BatchNormalization", "GroupNormalization", "Embedding", "Dot", "UpSampling2D",
-            "PReLU", "MultiHeadAttention", "AdditiveAttention", "Normalization"} <= classes
-    assert len(CASES) == 75 and str(FIXTURES["keras_version"]).startswith("3.")
+            "PReLU", "MultiHeadAttention", "AdditiveAttention", "Normalization",
+            "RMSNormalization", "UpSampling3D", "ZeroPadding3D", "Cropping3D",
+            "SpatialDropout2D", "AlphaDropout", "ActivityRegularization"} <= classes
+    assert len(CASES) == 90 and str(FIXTURES["keras_version"]).startswith("3.")

@@ -1,5 +1,5 @@
 """Normalisation layers: BatchNormalization, LayerNormalization, GroupNormalization,
-UnitNormalization."""
+UnitNormalization, RMSNormalization."""
 
 import doctest
 
@@ -67,6 +67,19 @@ def test_group_normalization_harness(kwargs, shape):
 def test_unit_normalization_harness(kwargs, shape):
     run_layer_test(layers.UnitNormalization, kwargs, input_shape=shape,
                    expected_output_shape=shape, expected_num_trainable_weights=0)
+
+
+@pytest.mark.parametrize("kwargs, shape", [
+    ({}, (3, 4)),
+    ({"axis": [1, 2], "epsilon": 0.1}, (2, 3, 4)),
+    ({"axis": 1}, (2, 3, 4)),
+    ({"axis": [-1, -3]}, (2, 3, 2, 4)),
+])
+def test_rms_normalization_harness(kwargs, shape):
+    layer = run_layer_test(layers.RMSNormalization, kwargs, input_shape=shape,
+                           expected_output_shape=shape, expected_num_trainable_weights=1,
+                           expected_num_non_trainable_weights=0)
+    assert [w.name for w in layer.weights] == ["scale"]
 
 
 # ------------------------------------------------------- BatchNormalization
@@ -261,6 +274,45 @@ def test_unit_normalization_values_and_zero_vector():
     x3 = _data(2, 3, 4)
     out3 = layers.UnitNormalization(axis=[1, 2])(x3)
     np.testing.assert_allclose(np.sum(out3.astype("float64") ** 2, axis=(1, 2)), 1, rtol=1e-5)
+
+
+# ------------------------------------------------------- RMSNormalization
+def _rms_reference(x, axes, epsilon, scale):
+    x = x.astype("float64")
+    return x / np.sqrt(np.mean(x ** 2, axis=axes, keepdims=True) + epsilon) * scale
+
+
+@pytest.mark.parametrize("axis, axes, scale_shape, broadcast", [
+    (-1, (2,), (5,), (5,)),
+    ([1, 2], (1, 2), (3, 5), (3, 5)),
+    ([2, 1], (1, 2), (3, 5), (3, 5)),  # the scale follows the sorted axes, as Keras
+    (1, (1,), (3,), (3, 1)),
+])
+def test_rms_normalization_values(axis, axes, scale_shape, broadcast):
+    x = _data(4, 3, 5, loc=0.5, scale=2.0)
+    layer = layers.RMSNormalization(axis=axis, epsilon=0.01)
+    layer.build((None, 3, 5))
+    np.testing.assert_array_equal(layer.scale.numpy(), np.ones(scale_shape))  # initial value
+    scale = rng.uniform(-2.0, 2.0, scale_shape)
+    layer.set_weights([scale])
+    expected = _rms_reference(x, axes, 0.01, scale.reshape(broadcast))
+    np.testing.assert_allclose(layer(x), expected, rtol=1e-5, atol=1e-6)
+    assert layer.get_config()["axis"] == axis
+
+
+def test_rms_normalization_does_not_centre_and_uses_keras_default_epsilon():
+    x = np.array([[1.0, 7.0], [2.0, 2.0]], "float32")  # root mean squares 5 and 2
+    out = layers.RMSNormalization()(x)
+    np.testing.assert_allclose(out, [[1 / 5, 7 / 5], [1.0, 1.0]], rtol=1e-6)
+    tiny = np.full((1, 4), 1e-4, "float32")  # mean square 1e-8, against epsilon 1e-6
+    np.testing.assert_allclose(layers.RMSNormalization()(tiny), tiny / np.sqrt(1e-8 + 1e-6),
+                               rtol=1e-5)
+
+
+def test_rms_normalization_ends_the_mask_as_keras():
+    inputs = hikeras.Input((4,), dtype="int32")
+    outputs = layers.RMSNormalization()(layers.Embedding(5, 3, mask_zero=True)(inputs))
+    assert outputs._keras_mask is None
 
 
 def test_docstring_examples():
