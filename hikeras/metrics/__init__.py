@@ -48,6 +48,12 @@ from .confusion_metrics import (
     TrueNegatives,
     TruePositives,
 )
+from .correlation_metrics import (
+    ConcordanceCorrelation,
+    PearsonCorrelation,
+    concordance_correlation,
+    pearson_correlation,
+)
 from .f_score_metrics import F1Score, FBetaScore
 from .iou_metrics import IoU, BinaryIoU, MeanIoU, OneHotIoU, OneHotMeanIoU
 from .metric import Metric
@@ -73,8 +79,10 @@ from .regression_metrics import (
     MeanAbsolutePercentageError,
     MeanSquaredError,
     MeanSquaredLogarithmicError,
+    R2Score,
     RootMeanSquaredError,
     cosine_similarity,
+    logcosh,
     mae,
     mape,
     mean_absolute_error,
@@ -84,6 +92,12 @@ from .regression_metrics import (
     mse,
     msle,
 )
+from .sensitivity_specificity_metrics import (
+    PrecisionAtRecall,
+    RecallAtPrecision,
+    SensitivityAtSpecificity,
+    SpecificityAtSensitivity,
+)
 
 kld = KLD = kl_divergence
 
@@ -92,8 +106,10 @@ METRIC_CLASSES = (
     SparseCategoricalAccuracy, TopKCategoricalAccuracy, SparseTopKCategoricalAccuracy,
     MeanSquaredError, MeanAbsoluteError, MeanAbsolutePercentageError,
     MeanSquaredLogarithmicError, RootMeanSquaredError, CosineSimilarity, LogCoshError,
-    TruePositives, FalsePositives, TrueNegatives, FalseNegatives, Precision, Recall, AUC,
-    F1Score, FBetaScore, IoU, BinaryIoU, MeanIoU, OneHotIoU, OneHotMeanIoU,
+    R2Score, TruePositives, FalsePositives, TrueNegatives, FalseNegatives, Precision, Recall,
+    SensitivityAtSpecificity, SpecificityAtSensitivity, PrecisionAtRecall, RecallAtPrecision,
+    AUC, PearsonCorrelation, ConcordanceCorrelation, F1Score, FBetaScore, IoU, BinaryIoU,
+    MeanIoU, OneHotIoU, OneHotMeanIoU,
     BinaryCrossentropy, CategoricalCrossentropy, SparseCategoricalCrossentropy, KLDivergence,
     Poisson, Hinge, SquaredHinge, CategoricalHinge,
 )
@@ -104,10 +120,12 @@ METRIC_FUNCTIONS = (
     cosine_similarity, log_cosh, binary_crossentropy, binary_focal_crossentropy,
     categorical_crossentropy, categorical_focal_crossentropy, sparse_categorical_crossentropy,
     hinge, squared_hinge, categorical_hinge, huber, kl_divergence, poisson,
+    pearson_correlation, concordance_correlation,
 )
 
 # Class names, then snake_case class names ("precision", "auc", "f1_score"), then
-# functions (which win where both exist: the trainer wraps them in a Mean).
+# functions (which win where both exist: the trainer wraps them in a Mean, which for
+# "pearson_correlation" and the like computes what the class would).
 ALL_OBJECTS_DICT = {cls.__name__: cls for cls in METRIC_CLASSES}
 ALL_OBJECTS_DICT.update({to_snake_case(cls.__name__): cls for cls in METRIC_CLASSES[4:]})
 ALL_OBJECTS_DICT.update({fn.__name__: fn for fn in METRIC_FUNCTIONS})
@@ -139,20 +157,22 @@ def get(identifier):
 
 __all__ = [
     "AUC", "Accuracy", "BinaryAccuracy", "BinaryCrossentropy", "BinaryIoU",
-    "CategoricalAccuracy", "CategoricalCrossentropy", "CategoricalHinge", "CosineSimilarity",
-    "F1Score", "FBetaScore", "FalseNegatives", "FalsePositives", "Hinge", "IoU", "KLD",
-    "KLDivergence", "LogCoshError", "MAE", "MAPE", "MSE", "MSLE", "Mean", "MeanAbsoluteError",
-    "MeanAbsolutePercentageError", "MeanIoU", "MeanMetricWrapper", "MeanSquaredError",
-    "MeanSquaredLogarithmicError", "Metric", "OneHotIoU", "OneHotMeanIoU", "Poisson",
-    "Precision", "Recall", "RootMeanSquaredError", "SparseCategoricalAccuracy",
-    "SparseCategoricalCrossentropy", "SparseTopKCategoricalAccuracy", "SquaredHinge", "Sum",
+    "CategoricalAccuracy", "CategoricalCrossentropy", "CategoricalHinge",
+    "ConcordanceCorrelation", "CosineSimilarity", "F1Score", "FBetaScore", "FalseNegatives",
+    "FalsePositives", "Hinge", "IoU", "KLD", "KLDivergence", "LogCoshError", "MAE", "MAPE",
+    "MSE", "MSLE", "Mean", "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanIoU",
+    "MeanMetricWrapper", "MeanSquaredError", "MeanSquaredLogarithmicError", "Metric",
+    "OneHotIoU", "OneHotMeanIoU", "PearsonCorrelation", "Poisson", "Precision",
+    "PrecisionAtRecall", "R2Score", "Recall", "RecallAtPrecision", "RootMeanSquaredError",
+    "SensitivityAtSpecificity", "SparseCategoricalAccuracy", "SparseCategoricalCrossentropy",
+    "SparseTopKCategoricalAccuracy", "SpecificityAtSensitivity", "SquaredHinge", "Sum",
     "TopKCategoricalAccuracy", "TrueNegatives", "TruePositives", "accuracy", "binary_accuracy",
     "binary_crossentropy", "binary_focal_crossentropy", "categorical_accuracy",
     "categorical_crossentropy", "categorical_focal_crossentropy", "categorical_hinge",
-    "cosine_similarity", "deserialize", "get", "hinge", "huber", "kl_divergence", "kld",
-    "log_cosh", "logcosh", "mae", "mape", "mean_absolute_error",
+    "concordance_correlation", "cosine_similarity", "deserialize", "get", "hinge", "huber",
+    "kl_divergence", "kld", "log_cosh", "logcosh", "mae", "mape", "mean_absolute_error",
     "mean_absolute_percentage_error", "mean_squared_error", "mean_squared_logarithmic_error",
-    "mse", "msle", "poisson", "serialize", "sparse_categorical_accuracy",
-    "sparse_categorical_crossentropy", "sparse_top_k_categorical_accuracy", "squared_hinge",
-    "top_k_categorical_accuracy",
+    "mse", "msle", "pearson_correlation", "poisson", "serialize",
+    "sparse_categorical_accuracy", "sparse_categorical_crossentropy",
+    "sparse_top_k_categorical_accuracy", "squared_hinge", "top_k_categorical_accuracy",
 ]
