@@ -1,5 +1,6 @@
 """Attention layers: `Attention` (Luong), `AdditiveAttention` (Bahdanau), and
-the re-exported `MultiHeadAttention` and its projection layer `EinsumDense`."""
+the re-exported `MultiHeadAttention`, `GroupQueryAttention` and their projection
+layer `EinsumDense`."""
 
 import numpy as np
 
@@ -8,6 +9,7 @@ from ..backend import SymbolicTensor
 from ..utils.rng import make_generator
 from .einsum_dense import EinsumDense
 from .layer import Layer
+from .grouped_query_attention import GroupQueryAttention
 from .multi_head_attention import MultiHeadAttention
 
 
@@ -190,4 +192,5 @@ def _is_shape(x):
     return isinstance(x, (tuple, list))
 
 
-__all__ = ["AdditiveAttention", "Attention", "EinsumDense", "MultiHeadAttention"]
+__all__ = ["AdditiveAttention", "Attention", "EinsumDense", "GroupQueryAttention",
+           "MultiHeadAttention"]

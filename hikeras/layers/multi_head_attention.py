@@ -1,4 +1,6 @@
-"""`MultiHeadAttention`, with Keras's weight layout and call signature."""
+"""`MultiHeadAttention`, with Keras's weight layout and call signature, and the
+base it shares with `GroupQueryAttention`: arguments of the projections,
+binding of `(query, value, key)`, and the merged attention mask."""
 
 import math
 
@@ -30,7 +32,110 @@ def _projection(free_axes, bound_axes, output_axes):
     return f"{free}{bound},{bound}{out}->{free}{out}", out
 
 
-class MultiHeadAttention(Layer):
+class _ProjectedAttention(Layer):
+    """Attention whose query, key and value are `EinsumDense` projections.
+
+    Holds the arguments every projection shares, builds from the shapes of
+    all three inputs, and merges the masks of a call into one boolean mask.
+    Subclasses implement `build(query_shape, value_shape, key_shape)`.
+    """
+
+    sliding_window = None  # a symmetric band of keys each query attends to
+
+    def __init__(self, dropout=0.0, use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
+                 activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
+                 seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if not 0 <= dropout < 1:
+            raise ValueError(f"{type(self).__name__}: dropout must be in [0, 1). "
+                             f"Received: dropout={dropout!r}")
+        self.dropout = float(dropout)
+        self.use_bias = bool(use_bias)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self._activity_regularizer = regularizers.get(activity_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+        self.seed = seed
+        self._rng = make_generator(seed)
+        self.supports_masking = True  # the output keeps the query's mask
+
+    def __call__(self, *args, **kwargs):
+        # The base class builds from the first argument only; the projections
+        # need the value's and key's shapes too.
+        query, value, key = _bind_inputs(type(self).__name__, args, kwargs)
+        if not self.built:
+            self.build(_shape(query), _shape(value), None if key is None else _shape(key))
+        # The base class converts the first argument to the layer's dtype; the
+        # value and key need it too.
+        args = tuple(self._convert_inputs(a) if i in (1, 2) else a for i, a in enumerate(args))
+        kwargs = {k: self._convert_inputs(a) if k in ("value", "key") else a
+                  for k, a in kwargs.items()}
+        return super().__call__(*args, **kwargs)
+
+    def _sublayer_kwargs(self):
+        return dict(kernel_initializer=self.kernel_initializer,
+                    bias_initializer=self.bias_initializer,
+                    kernel_regularizer=self.kernel_regularizer,
+                    bias_regularizer=self.bias_regularizer,
+                    activity_regularizer=self._activity_regularizer,
+                    kernel_constraint=self.kernel_constraint,
+                    bias_constraint=self.bias_constraint, dtype=self.dtype,
+                    trainable=self.trainable)
+
+    def _attention_mask(self, query, value, query_mask, value_mask, key_mask, attention_mask,
+                        use_causal_mask, mask):
+        """All masks merged into booleans broadcastable to `(B, T, S)`, or None.
+
+        `mask` is the Keras mask the query carries (models pass it): it is the
+        query mask, and for self-attention (`value` is `query`) the value mask.
+        """
+        if mask is not None:
+            query_mask = mask if query_mask is None else query_mask
+            if value is query and value_mask is None:
+                value_mask = mask
+        query_length, value_length = _shape(query)[1], _shape(value)[1]
+        masks = []
+        if query_mask is not None:
+            masks.append(_as_bool(query_mask)[..., :, None])
+        for m in (value_mask, key_mask):
+            if m is not None:
+                masks.append(_as_bool(m)[..., None, :])
+        if use_causal_mask:
+            masks.append(np.tril(np.ones((1, query_length, value_length), dtype=bool)))
+        if self.sliding_window is not None:
+            distance = np.arange(query_length)[:, None] - np.arange(value_length)
+            masks.append((np.abs(distance) < self.sliding_window)[None])
+        if attention_mask is not None:
+            masks.append(_as_bool(attention_mask))
+        if not masks:
+            return None
+        merged = masks[0]
+        for m in masks[1:]:
+            merged = merged & m
+        return merged
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({
+            "dropout": self.dropout,
+            "use_bias": self.use_bias,
+            "kernel_initializer": initializers.serialize(self.kernel_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+            "activity_regularizer": regularizers.serialize(self._activity_regularizer),
+            "kernel_constraint": constraints.serialize(self.kernel_constraint),
+            "bias_constraint": constraints.serialize(self.bias_constraint),
+            "seed": self.seed,
+        })
+        return config
+
+
+class MultiHeadAttention(_ProjectedAttention):
     """Multi-head attention (Vaswani et al., 2017), weight-compatible with Keras.
 
     `query`, `key` and `value` are projected to `num_heads` heads by
@@ -85,20 +190,19 @@ class MultiHeadAttention(Layer):
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, seed=None, **kwargs):
-        super().__init__(**kwargs)
+        super().__init__(dropout=dropout, use_bias=use_bias,
+                         kernel_initializer=kernel_initializer,
+                         bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
+                         bias_regularizer=bias_regularizer,
+                         activity_regularizer=activity_regularizer,
+                         kernel_constraint=kernel_constraint, bias_constraint=bias_constraint,
+                         seed=seed, **kwargs)
         for name, value in (("num_heads", num_heads), ("key_dim", key_dim),
                             ("value_dim", value_dim or key_dim)):
-            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value <= 0:
-                raise ValueError(f"MultiHeadAttention: {name} must be a positive integer. "
-                                 f"Received: {name}={value!r}")
-        if not 0 <= dropout < 1:
-            raise ValueError(f"MultiHeadAttention: dropout must be in [0, 1). "
-                             f"Received: dropout={dropout!r}")
+            _check_positive_int("MultiHeadAttention", name, value)
         self.num_heads = int(num_heads)
         self.key_dim = int(key_dim)
         self.value_dim = int(value_dim) if value_dim else self.key_dim
-        self.dropout = float(dropout)
-        self.use_bias = bool(use_bias)
         if isinstance(output_shape, int):
             output_shape = (output_shape,)
         self._output_shape = tuple(output_shape) if output_shape else None
@@ -108,32 +212,9 @@ class MultiHeadAttention(Layer):
             raise ValueError("MultiHeadAttention: attention_axes must be an int, list or tuple. "
                              f"Received: attention_axes={attention_axes!r}")
         self.attention_axes = None if attention_axes is None else tuple(attention_axes)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self._activity_regularizer = regularizers.get(activity_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
-        self.seed = seed
-        self._rng = make_generator(seed)
         self._attention_axes = None  # resolved against the input rank in build
-        self.supports_masking = True  # the output keeps the query's mask
 
     # ------------------------------------------------------------------ build
-    def __call__(self, *args, **kwargs):
-        # The base class builds from the first argument only; the projections
-        # need the value's and key's shapes too.
-        query, value, key = _bind_inputs(args, kwargs)
-        if not self.built:
-            self.build(_shape(query), _shape(value), None if key is None else _shape(key))
-        # The base class converts the first argument to the layer's dtype; the
-        # value and key need it too.
-        args = tuple(self._convert_inputs(a) if i in (1, 2) else a for i, a in enumerate(args))
-        kwargs = {k: self._convert_inputs(a) if k in ("value", "key") else a
-                  for k, a in kwargs.items()}
-        return super().__call__(*args, **kwargs)
-
     def build(self, query_shape, value_shape=None, key_shape=None):
         """Creates the four projections from the inputs' shapes."""
         value_shape = tuple(query_shape if value_shape is None else value_shape)
@@ -183,53 +264,19 @@ class MultiHeadAttention(Layer):
         layer.built = True
         return layer
 
-    def _sublayer_kwargs(self):
-        return dict(kernel_initializer=self.kernel_initializer,
-                    bias_initializer=self.bias_initializer,
-                    kernel_regularizer=self.kernel_regularizer,
-                    bias_regularizer=self.bias_regularizer,
-                    activity_regularizer=self._activity_regularizer,
-                    kernel_constraint=self.kernel_constraint,
-                    bias_constraint=self.bias_constraint, dtype=self.dtype,
-                    trainable=self.trainable)
-
     # ------------------------------------------------------------------- call
     def call(self, query, value, key=None, query_mask=None, value_mask=None, key_mask=None,
              attention_mask=None, return_attention_scores=False, training=None,
              use_causal_mask=False, mask=None):
-        if mask is not None:  # the Keras mask the query carries (models pass it)
-            query_mask = mask if query_mask is None else query_mask
-            if value is query and value_mask is None:  # self-attention: the same mask
-                value_mask = mask
+        mask = self._attention_mask(query, value, query_mask, value_mask, key_mask,
+                                    attention_mask, use_causal_mask, mask)
         key = value if key is None else key
-        mask = self._attention_mask(_shape(query)[1], _shape(value)[1], query_mask,
-                                    value_mask, key_mask, attention_mask, use_causal_mask)
         q = self._query_dense(query)
         k = self._key_dense(key)
         v = self._value_dense(value)
         output, scores = self._attend(q, k, v, mask, training, return_attention_scores)
         output = self._output_dense(output)
         return (output, scores) if return_attention_scores else output
-
-    def _attention_mask(self, query_length, value_length, query_mask, value_mask, key_mask,
-                        attention_mask, use_causal_mask):
-        """All masks merged into booleans broadcastable to `(B, T, S)`, or None."""
-        masks = []
-        if query_mask is not None:
-            masks.append(_as_bool(query_mask)[..., :, None])
-        for m in (value_mask, key_mask):
-            if m is not None:
-                masks.append(_as_bool(m)[..., None, :])
-        if use_causal_mask:
-            masks.append(np.tril(np.ones((1, query_length, value_length), dtype=bool)))
-        if attention_mask is not None:
-            masks.append(_as_bool(attention_mask))
-        if not masks:
-            return None
-        merged = masks[0]
-        for m in masks[1:]:
-            merged = merged & m
-        return merged
 
     def _attend(self, q, k, v, mask, training, return_scores):
         """Attention of projected `(B, *axes, N, H)` tensors, via the fused op."""
@@ -310,23 +357,19 @@ class MultiHeadAttention(Layer):
             "num_heads": self.num_heads,
             "key_dim": self.key_dim,
             "value_dim": self.value_dim,
-            "dropout": self.dropout,
-            "use_bias": self.use_bias,
             "output_shape": self._output_shape,
             "attention_axes": self.attention_axes,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "activity_regularizer": regularizers.serialize(self._activity_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
-            "seed": self.seed,
         })
         return config
 
 
-def _bind_inputs(args, kwargs):
+def _check_positive_int(layer, name, value):
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value <= 0:
+        raise ValueError(f"{layer}: {name} must be a positive integer. "
+                         f"Received: {name}={value!r}")
+
+
+def _bind_inputs(layer, args, kwargs):
     """`(query, value, key)` from a call's arguments, as `call` would bind them."""
     names = ("query", "value", "key")
     bound = dict(zip(names, args))
@@ -335,8 +378,8 @@ def _bind_inputs(args, kwargs):
             bound[name] = kwargs[name]
     if "query" not in bound or "value" not in bound:
         raise ValueError(
-            "MultiHeadAttention must be called with a query and a value, e.g. "
-            f"`mha(query, value)`. Received: {len(args)} positional arguments and keyword "
+            f"{layer} must be called with a query and a value, e.g. "
+            "`layer(query, value)`. Received: {len(args)} positional arguments and keyword "
             f"arguments {sorted(kwargs)}"
         )
     return bound["query"], bound["value"], bound.get("key")
