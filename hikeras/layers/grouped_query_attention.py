@@ -58,8 +58,8 @@ class GroupQueryAttention(_ProjectedAttention):
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, use_gate=False, seed=None,
                  **kwargs):
-        super().__init__(dropout=dropout, use_bias=use_bias,
-                         kernel_initializer=kernel_initializer,
+        super().__init__(dropout=dropout, use_bias=use_bias, sliding_window=sliding_window,
+                         use_gate=use_gate, kernel_initializer=kernel_initializer,
                          bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
                          bias_regularizer=bias_regularizer,
                          activity_regularizer=activity_regularizer,
@@ -73,14 +73,9 @@ class GroupQueryAttention(_ProjectedAttention):
                 "GroupQueryAttention: num_query_heads must be a multiple of "
                 f"num_key_value_heads. Received: num_query_heads={num_query_heads}, "
                 f"num_key_value_heads={num_key_value_heads}")
-        if sliding_window is not None:
-            _check_positive_int("GroupQueryAttention", "sliding_window", sliding_window)
-            sliding_window = int(sliding_window)
         self.head_dim = int(head_dim)
         self.num_query_heads = int(num_query_heads)
         self.num_key_value_heads = int(num_key_value_heads)
-        self.sliding_window = sliding_window
-        self.use_gate = bool(use_gate)
 
     def _base_name(self):
         return "grouped_query_attention"  # Keras's automatic name
@@ -161,8 +156,6 @@ class GroupQueryAttention(_ProjectedAttention):
             "head_dim": self.head_dim,
             "num_query_heads": self.num_query_heads,
             "num_key_value_heads": self.num_key_value_heads,
-            "sliding_window": self.sliding_window,
-            "use_gate": self.use_gate,
         })
         return config
 

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .. import backend, constraints, initializers, regularizers
+from .. import backend, constraints, initializers, ops, regularizers
 from ..backend import SymbolicTensor
 from ..utils.rng import make_generator
 from .einsum_dense import EinsumDense
@@ -40,18 +40,23 @@ class _ProjectedAttention(Layer):
     Subclasses implement `build(query_shape, value_shape, key_shape)`.
     """
 
-    sliding_window = None  # a symmetric band of keys each query attends to
-
-    def __init__(self, dropout=0.0, use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
-                 activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
-                 seed=None, **kwargs):
+    def __init__(self, dropout=0.0, use_bias=True, sliding_window=None, use_gate=False,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, seed=None, **kwargs):
         super().__init__(**kwargs)
         if not 0 <= dropout < 1:
             raise ValueError(f"{type(self).__name__}: dropout must be in [0, 1). "
                              f"Received: dropout={dropout!r}")
+        if sliding_window is not None:
+            _check_positive_int(type(self).__name__, "sliding_window", sliding_window)
+            sliding_window = int(sliding_window)
         self.dropout = float(dropout)
         self.use_bias = bool(use_bias)
+        # Query position `i` attends only to keys `j` with `|i - j| < sliding_window`.
+        self.sliding_window = sliding_window
+        # The heads' output is multiplied by `sigmoid` of a `gate` projection of the query.
+        self.use_gate = bool(use_gate)
         self.kernel_initializer = initializers.get(kernel_initializer)
         self.bias_initializer = initializers.get(bias_initializer)
         self.kernel_regularizer = regularizers.get(kernel_regularizer)
@@ -123,6 +128,8 @@ class _ProjectedAttention(Layer):
         config.update({
             "dropout": self.dropout,
             "use_bias": self.use_bias,
+            "sliding_window": self.sliding_window,
+            "use_gate": self.use_gate,
             "kernel_initializer": initializers.serialize(self.kernel_initializer),
             "bias_initializer": initializers.serialize(self.bias_initializer),
             "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
@@ -156,6 +163,12 @@ class MultiHeadAttention(_ProjectedAttention):
             default the query's last dimension.
         attention_axes: query axes attended over (default: all but the batch
             and feature axes). Negative axes count from the query's end.
+        sliding_window: if set, query position `i` attends only to keys `j`
+            with `|i - j| < sliding_window` along axis 1 (with
+            `use_causal_mask`, the usual causal window).
+        use_gate: multiply the heads' output by `sigmoid` of a further
+            projection of the query (`gate`, created between `key` and `value`)
+            before the output projection.
         flash_attention: accepted for Keras compatibility; has no effect.
         kernel_initializer, bias_initializer, kernel_regularizer,
         bias_regularizer, activity_regularizer, kernel_constraint,
@@ -186,11 +199,13 @@ class MultiHeadAttention(_ProjectedAttention):
     """
 
     def __init__(self, num_heads, key_dim, value_dim=None, dropout=0.0, use_bias=True,
-                 output_shape=None, attention_axes=None, flash_attention=None,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, seed=None, **kwargs):
-        super().__init__(dropout=dropout, use_bias=use_bias,
+                 output_shape=None, attention_axes=None, sliding_window=None,
+                 flash_attention=None, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
+                 activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
+                 use_gate=False, seed=None, **kwargs):
+        super().__init__(dropout=dropout, use_bias=use_bias, sliding_window=sliding_window,
+                         use_gate=use_gate,
                          kernel_initializer=kernel_initializer,
                          bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
                          bias_regularizer=bias_regularizer,
@@ -242,6 +257,10 @@ class MultiHeadAttention(_ProjectedAttention):
             )
         self._query_dense = self._projection("query", query_shape, self.key_dim)
         self._key_dense = self._projection("key", key_shape, self.key_dim)
+        self._gate_dense = None
+        if self.use_gate:
+            self._gate_dense = self._projection("gate", query_shape, self.value_dim,
+                                                activation="sigmoid")
         self._value_dense = self._projection("value", value_shape, self.value_dim)
         out_shape = self._output_shape or (query_shape[-1],)
         equation, bias_axes = _projection(rank - 1, 2, len(out_shape))
@@ -253,13 +272,13 @@ class MultiHeadAttention(_ProjectedAttention):
         self._output_dense.built = True
         self.built = True
 
-    def _projection(self, name, input_shape, head_dim):
+    def _projection(self, name, input_shape, head_dim, activation=None):
         rank = len(input_shape)
         equation, bias_axes = _projection(rank - 1, 1, 2)
         layer = EinsumDense(equation, output_shape=(None,) * (rank - 2) + (self.num_heads,
                                                                            head_dim),
-                            bias_axes=bias_axes if self.use_bias else None, name=name,
-                            **self._sublayer_kwargs())
+                            bias_axes=bias_axes if self.use_bias else None,
+                            activation=activation, name=name, **self._sublayer_kwargs())
         layer.build(input_shape)
         layer.built = True
         return layer
@@ -275,6 +294,8 @@ class MultiHeadAttention(_ProjectedAttention):
         k = self._key_dense(key)
         v = self._value_dense(value)
         output, scores = self._attend(q, k, v, mask, training, return_attention_scores)
+        if self._gate_dense is not None:
+            output = ops.multiply(output, self._gate_dense(query))
         output = self._output_dense(output)
         return (output, scores) if return_attention_scores else output
 
@@ -360,6 +381,9 @@ class MultiHeadAttention(_ProjectedAttention):
             "output_shape": self._output_shape,
             "attention_axes": self.attention_axes,
         })
+        for key, off in (("sliding_window", None), ("use_gate", False)):
+            if config[key] == off:  # written only when on: Keras 2 has neither
+                del config[key]
         return config
 
 

@@ -188,3 +188,30 @@ def test_attention_axes_must_be_inner_axes():
 def test_called_without_a_value():
     with pytest.raises(ValueError, match="query and a value"):
         layers.MultiHeadAttention(num_heads=2, key_dim=2)(np.ones((2, 3, 4), "float32"))
+
+
+def test_gate_and_sliding_window_are_written_only_when_on():
+    default = layers.MultiHeadAttention(num_heads=2, key_dim=2).get_config()
+    assert "use_gate" not in default and "sliding_window" not in default  # Keras 2 reads it
+    on = layers.MultiHeadAttention(num_heads=2, key_dim=2, use_gate=True, sliding_window=3)
+    config = on.get_config()
+    assert config["use_gate"] is True and config["sliding_window"] == 3
+    assert layers.MultiHeadAttention.from_config(config).get_config() == config
+    with pytest.raises(ValueError, match="sliding_window.*Received"):
+        layers.MultiHeadAttention(num_heads=2, key_dim=2, sliding_window=0)
+
+
+def test_gate_sits_between_key_and_value_and_scales_each_head():
+    query, value = data(2, 3, 4), data(2, 5, 4)
+    gated = layers.MultiHeadAttention(num_heads=2, key_dim=3, value_dim=2, use_gate=True)
+    gated(query, value)
+    randomize(gated)
+    assert [w.path for w in gated.weights][4:6] == ["gate/kernel", "gate/bias"]
+    wq, bq, wk, bk, wg, bg, wv, bv, wo, bo = [w.astype(np.float64) for w in gated.get_weights()]
+    q = np.einsum("btd,dnh->btnh", query, wq) + bq
+    k = np.einsum("bsd,dnh->bsnh", value, wk) + bk
+    v = np.einsum("bsd,dnh->bsnh", value, wv) + bv
+    heads, _ = reference_attention(q, k, v)
+    gate = 1 / (1 + np.exp(-(np.einsum("btd,dnh->btnh", query, wg) + bg)))
+    want = np.einsum("btnh,nhe->bte", heads * gate, wo) + bo
+    np.testing.assert_allclose(gated(query, value), want, rtol=1e-4, atol=1e-5)
