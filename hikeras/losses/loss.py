@@ -263,7 +263,13 @@ def reduce_weighted_values(values, sample_weight=None, mask=None,
     if sample_weight is not None:
         if isinstance(sample_weight, Tensor):
             sample_weight = sample_weight.value
-        weight = align_sample_weight(np.asarray(sample_weight, dtype=dtype), shape)
+        sample_weight = np.asarray(sample_weight, dtype=dtype)
+        if shape == () and sample_weight.ndim:
+            # One value for the whole batch (Dice with axis=None): like Keras, it is
+            # repeated once per weight, so the default mean scales it by mean(w).
+            shape = tuple(sample_weight.shape)
+            values = values * np.ones(shape, dtype=dtype)
+        weight = align_sample_weight(sample_weight, shape)
     if mask is not None:
         mask = align_sample_weight(np.asarray(mask, dtype=dtype), shape)
         if reduction in ("sum_over_batch_size", "mean"):

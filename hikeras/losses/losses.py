@@ -1,7 +1,8 @@
 """Every built-in loss in one namespace, at Keras's `losses/losses.py` path.
 
 The definitions live in one module per family (`regression.py`,
-`probabilistic.py`, `focal.py`, `hinge_losses.py`, `distribution.py`); this module
+`probabilistic.py`, `focal.py`, `hinge_losses.py`, `distribution.py`, `overlap.py`,
+`generalized_crossentropy.py`); this module
 gathers them so code written against Keras's layout (`from
 ...losses.losses import mean_squared_error`) finds them, and so the package
 `__init__` has one place to import from.
@@ -14,8 +15,13 @@ from .focal import (
     binary_focal_crossentropy,
     categorical_focal_crossentropy,
 )
+from .generalized_crossentropy import (
+    CategoricalGeneralizedCrossEntropy,
+    categorical_generalized_cross_entropy,
+)
 from .hinge_losses import CategoricalHinge, Hinge, SquaredHinge, categorical_hinge, hinge, squared_hinge
 from .loss import Loss, LossFunctionWrapper
+from .overlap import Dice, Tversky, dice, tversky
 from .probabilistic import (
     BinaryCrossentropy,
     CategoricalCrossentropy,
@@ -55,13 +61,14 @@ LOSS_CLASSES = (
     MeanAbsolutePercentageError, MeanSquaredLogarithmicError, CosineSimilarity, Huber, LogCosh,
     Hinge, SquaredHinge, CategoricalHinge, KLDivergence, Poisson, BinaryCrossentropy,
     BinaryFocalCrossentropy, CategoricalCrossentropy, CategoricalFocalCrossentropy,
-    SparseCategoricalCrossentropy,
+    SparseCategoricalCrossentropy, Dice, Tversky, CategoricalGeneralizedCrossEntropy,
 )
 LOSS_FUNCTIONS = (
     mean_squared_error, mean_absolute_error, mean_absolute_percentage_error,
     mean_squared_logarithmic_error, cosine_similarity, huber, log_cosh, hinge, squared_hinge,
     categorical_hinge, kl_divergence, poisson, binary_crossentropy, binary_focal_crossentropy,
     categorical_crossentropy, categorical_focal_crossentropy, sparse_categorical_crossentropy,
+    dice, tversky, categorical_generalized_cross_entropy,
 )
 ALIASES = {
     "mse": mse, "MSE": MSE, "mae": mae, "MAE": MAE, "mape": mape, "MAPE": MAPE, "msle": msle,

@@ -18,6 +18,7 @@ from .adam import Adam
 from .adamax import Adamax
 from .adamw import AdamW
 from .ftrl import Ftrl
+from .lamb import Lamb
 from .lion import Lion
 from .nadam import Nadam
 from .optimizer import Optimizer
@@ -26,7 +27,7 @@ from .sgd import SGD
 
 # Keras matches built-in optimizer names case-insensitively ("Adam", "adam", "ADAM").
 ALL_OBJECTS_DICT = {cls.__name__.lower(): cls for cls in (
-    SGD, Adam, AdamW, Adamax, Nadam, RMSprop, Adagrad, Adadelta, Ftrl, Lion)}
+    SGD, Adam, AdamW, Adamax, Nadam, RMSprop, Adagrad, Adadelta, Ftrl, Lion, Lamb)}
 
 
 def _canonical(identifier):
@@ -63,6 +64,6 @@ def get(identifier):
 
 
 __all__ = [
-    "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "Ftrl", "Lion", "Nadam", "Optimizer",
+    "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "Ftrl", "Lamb", "Lion", "Nadam", "Optimizer",
     "RMSprop", "SGD", "deserialize", "get", "schedules", "serialize",
 ]

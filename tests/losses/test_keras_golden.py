@@ -1,7 +1,8 @@
 """Every loss against values written by real Keras 3 for the same inputs.
 
 The inputs include predictions of exactly 0 and 1, a zero target under MAPE,
-a zero sample weight and an ignored class; see
+a zero sample weight, an ignored class and Dice/Tversky's batch-wide
+`axis=None` value; see
 `tests/fixtures/keras_training/generate.py`.
 """
 
@@ -15,7 +16,8 @@ CASES = golden()["losses"]
 
 
 def _labels(entry):
-    if entry["class_name"] == "SparseCategoricalCrossentropy":
+    if entry["class_name"] in ("SparseCategoricalCrossentropy",
+                               "CategoricalGeneralizedCrossEntropy"):
         return np.asarray(entry["y_true"], dtype="int64")
     return f32(entry["y_true"])
 

@@ -324,8 +324,13 @@ _WEIGHTS = np.array([0.5, 0.0, 2.0])
      _LOGITS),
     (losses.SparseCategoricalCrossentropy(from_logits=True, ignore_class=-1, dtype="float64"),
      np.array([0, -1, 1]), _LOGITS),
+    (losses.Dice(dtype="float64"), _ONEHOT, _PROBS),
+    (losses.Dice(axis=-1, dtype="float64"), _ONEHOT, _PROBS),
+    (losses.Tversky(alpha=0.3, beta=0.7, axis=1, dtype="float64"), _ONEHOT, _PROBS),
+    (losses.CategoricalGeneralizedCrossEntropy(q=0.3, dtype="float64"), np.array([0, 3, 1]),
+     _PROBS),
 ], ids=["mse", "mae", "bce", "bce_logits", "cce", "cce_logits", "scce", "scce_logits",
-        "scce_ignore"])
+        "scce_ignore", "dice", "dice_axis", "tversky", "gce"])
 @pytest.mark.parametrize("weighted", [False, True])
 def test_gradients_match_finite_differences(loss, y, p, weighted):
     analytic, numeric = _gradient(loss, y, p, _WEIGHTS if weighted else None)
@@ -398,6 +403,9 @@ def test_get_unknown_name_lists_valid_choices():
     losses.CategoricalCrossentropy(label_smoothing=0.2, axis=1),
     losses.SparseCategoricalCrossentropy(from_logits=True, ignore_class=255),
     losses.LossFunctionWrapper(losses.binary_crossentropy, name="bce_ls", label_smoothing=0.3),
+    losses.Dice(axis=[1, 2], reduction="sum"),
+    losses.Tversky(alpha=0.2, beta=0.8, name="tv"),
+    losses.CategoricalGeneralizedCrossEntropy(q=0.25),
 ])
 def test_config_round_trip(loss):
     config = loss.get_config()

@@ -8,7 +8,7 @@ from hikeras.backend import Variable
 
 ALL = [optimizers.SGD, optimizers.Adam, optimizers.AdamW, optimizers.Adamax,
        optimizers.Nadam, optimizers.RMSprop, optimizers.Adagrad, optimizers.Adadelta,
-       optimizers.Ftrl, optimizers.Lion]
+       optimizers.Ftrl, optimizers.Lion, optimizers.Lamb]
 
 
 def variables(seed=0):
@@ -40,6 +40,8 @@ def test_keras_3_defaults():
     assert optimizers.Adagrad().initial_accumulator_value == 0.1
     assert optimizers.Adadelta().rho == 0.95
     assert optimizers.Lion().beta_2 == 0.99
+    assert (optimizers.Lamb().beta_1, optimizers.Lamb().beta_2) == (0.9, 0.999)
+    assert optimizers.Lamb().epsilon == 1e-7
     assert optimizers.Ftrl().learning_rate_power == -0.5
     assert optimizers.SGD().learning_rate == 0.01
     for cls in ALL[1:]:
