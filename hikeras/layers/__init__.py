@@ -15,7 +15,7 @@ from .layer import Layer
 _FAMILIES = (
     "core", "regularization", "reshaping", "op_layer", "convolutional", "pooling",
     "normalization", "recurrent", "embedding", "masking", "merging", "advanced_activations",
-    "attention", "preprocessing",
+    "attention", "preprocessing", "preprocessing_image", "preprocessing_categorical",
 )
 
 __all__ = ["Input", "InputLayer", "InputSpec", "Layer", "deserialize", "serialize"]

@@ -56,7 +56,8 @@ class InputLayer(Layer):
         return inputs
 
     def get_config(self):
-        return {"batch_input_shape": list(self.batch_shape), "dtype": self.dtype,
+        dtype = "string" if self.dtype == "object" else self.dtype  # Keras's name
+        return {"batch_input_shape": list(self.batch_shape), "dtype": dtype,
                 "sparse": False, "ragged": False, "name": self.name}
 
 

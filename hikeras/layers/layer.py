@@ -111,6 +111,11 @@ class Layer:
         self._batch_input_shape = _declared_input_shape(kwargs)
         sig = inspect.signature(self.call).parameters
         self._call_has_training = "training" in sig
+        # A non-None default of `call`'s `training` applies when neither the
+        # caller nor an enclosing call says (Keras 3: augmentation layers
+        # default to `training=True`, so calling one directly augments).
+        default = sig["training"].default if self._call_has_training else None
+        self._call_training_default = None if default is inspect.Parameter.empty else default
         self._call_has_mask = "mask" in sig
         # As Keras 3: a layer that overrides `compute_mask` supports masking.
         self.supports_masking = type(self).compute_mask is not Layer.compute_mask
@@ -368,6 +373,8 @@ class Layer:
         training = kwargs.get("training")
         if training is None:
             training = outer
+        if training is None:
+            training = self._call_training_default
         if self._call_has_training:
             kwargs["training"] = training
         else:

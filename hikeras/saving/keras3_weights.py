@@ -94,9 +94,13 @@ def write_keras3_weights(h5file, model, include_optimizer=True):
 
 
 def _datasets_under(group):
+    """The variables' datasets: Keras names them `vars/<i>`. Other names under `vars`
+    are state a layer saves itself (a lookup layer's `idf_weights`), which that
+    layer reads from the file (see `keras_zip`), so they are not matched as weights."""
     found = []
     group.visititems(lambda name, obj: found.append(name)
-                     if isinstance(obj, h5py.Dataset) else None)
+                     if isinstance(obj, h5py.Dataset) and name.rpartition("/")[2].isdigit()
+                     else None)
     return found
 
 

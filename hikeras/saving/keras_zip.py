@@ -19,6 +19,7 @@ import h5py
 
 from .file_errors import file_error
 from .h5_attributes import parse_json
+from .keras3_weights import children
 from .model_config import deserialize_model
 from .training_config import compile_from_config
 
@@ -104,5 +105,29 @@ def load_keras_zip(filepath, custom_objects=None, compile=True):
     if compile and isinstance(compile_config, dict) and compile_config.get("optimizer"):
         compile_from_config(model, compile_config, custom_objects, source)
     with open_keras_zip_weights(filepath) as h5file:
+        with _open_zip(filepath) as archive:
+            _restore_vocabularies(archive, h5file, model, "", source)
         load_from_h5(model, h5file, source, skip_mismatch=False, by_name=False, name_map=None)
     return model
+
+
+def _restore_vocabularies(archive, h5file, obj, path, source):
+    """Gives adapted lookup layers their vocabulary back.
+
+    Keras keeps an adapted `StringLookup`/`IntegerLookup` vocabulary out of the
+    config, in `assets/<layer path>/vocabulary.txt` (one token a line), and its
+    `"tf_idf"` weights in the weights file as `<layer path>/vars/idf_weights`.
+    """
+    for rel, layer in children(obj):
+        full = f"{path}/{rel}" if path else rel
+        name = f"assets/{full}/vocabulary.txt"
+        if hasattr(layer, "restore_keras_vocabulary") and name in archive.namelist():
+            lines = _read_member(archive, name, source, _MAX_CONFIG_BYTES).splitlines()
+            idf = h5file.get(f"{full}/vars/idf_weights")
+            try:
+                layer.restore_keras_vocabulary(
+                    lines, None if not isinstance(idf, h5py.Dataset) else idf[()])
+            except (ValueError, TypeError) as e:
+                raise file_error(source, f"has a vocabulary for layer '{layer.name}' that "
+                                         f"does not fit it ({e})") from None
+        _restore_vocabularies(archive, h5file, layer, full, source)

@@ -119,7 +119,8 @@ def plan_topological(model, entries, source, skip_mismatch=False, order=saved_or
     plan, report = [], LoadReport(source)
     for (layer, variables), entry in zip(layers, entries):
         _pair_layer(layer, variables, entry, plan, report, skip_mismatch, source)
-    _require_some(plan, report, source)
+    if layers:  # a model without weights (e.g. only preprocessing layers) loads nothing
+        _require_some(plan, report, source)
     return plan, report
 
 
@@ -144,7 +145,8 @@ def plan_by_name(model, entries, source, skip_mismatch=False, name_map=None,
         by_name.setdefault(name_map.get(entry.name, entry.name), entry)
     leftover_layers = []
     used = set()
-    for layer, variables in weighted_layers(model, order):
+    layers = weighted_layers(model, order)
+    for layer, variables in layers:
         entry = by_name.get(layer.name)
         if entry is None or not entry.weights:
             leftover_layers.append((layer, variables))
@@ -186,7 +188,8 @@ def plan_by_name(model, entries, source, skip_mismatch=False, name_map=None,
         if problems:
             report.skipped.append((f"layer '{layer.name}'", "; ".join(problems)))
     report.unexpected.extend(s.name for s in leftover_saved.values())
-    _require_some(plan, report, source)
+    if layers or report.unexpected:  # a model and file without weights load nothing
+        _require_some(plan, report, source)
     return plan, report
 
 

@@ -1,4 +1,4 @@
-"""Bilinear resizing with half-pixel centres."""
+"""Bilinear and nearest-neighbour resizing with half-pixel centres."""
 
 import numpy as np
 import pytest
@@ -30,6 +30,16 @@ def _bilinear_loops(x, size, axes=(1, 2)):
     return out
 
 
+def _nearest_loops(x, size, axes=(1, 2)):
+    """Copies, one output index at a time, the input pixel under its centre."""
+    out = x
+    for new, axis in zip(size, axes):
+        old = out.shape[axis]
+        picks = [min(int(np.floor((o + 0.5) * old / new)), old - 1) for o in range(new)]
+        out = np.take(out, picks, axis=axis)
+    return out
+
+
 CASES = [
     case("resize_bilinear", r(2, 3, 4, 2), attrs={"size": (6, 8)},
          reference=lambda x: _bilinear_loops(x, (6, 8)), label="x2"),
@@ -39,6 +49,10 @@ CASES = [
          reference=lambda x: _bilinear_loops(x, (4, 6), (2, 3)), label="nchw"),
     case("resize_bilinear", r(2, 5, 3), attrs={"size": (3,), "axes": (1,)},
          reference=lambda x: _bilinear_loops(x, (3,), (1,)), label="downsample-1d"),
+    case("resize_nearest", r(2, 3, 4, 2), attrs={"size": (7, 3)},
+         reference=lambda x: _nearest_loops(x, (7, 3)), label="up-and-down"),
+    case("resize_nearest", r(2, 2, 5, 3), attrs={"size": (2, 9), "axes": (2, 3)},
+         reference=lambda x: _nearest_loops(x, (2, 9), (2, 3)), label="nchw"),
 ]
 
 
@@ -57,3 +71,12 @@ def test_upsampling_a_row_by_two_matches_tensorflow():
 def test_resize_rejects_a_size_per_axis_mismatch():
     with pytest.raises(ValueError, match="size"):
         apply("resize_bilinear", np.zeros((1, 2, 2, 1)), size=(4,))
+
+
+def test_nearest_matches_tensorflow_and_keeps_integer_dtypes():
+    # tf.image.resize(x, (1, 5), "nearest") on a row [0, 1, 2] picks 0, 0, 1, 2, 2,
+    # and on a row [0 .. 4] shrunk to 3 picks 0, 2, 4.
+    up = apply("resize_nearest", np.array([0, 1, 2], "uint8").reshape(1, 1, 3, 1), size=(1, 5))
+    assert up.dtype == np.uint8 and up.ravel().tolist() == [0, 0, 1, 2, 2]
+    down = apply("resize_nearest", np.arange(5).reshape(1, 1, 5, 1), size=(1, 3))
+    assert down.ravel().tolist() == [0, 2, 4]

@@ -16,8 +16,12 @@ windows), kernel layouts and weight order, recurrent gate order, masking and
 `go_backwards`, GRU's two reset modes, bidirectional merging, normalisation
 axes and moving statistics, attention's projections, masks and scaling,
 bilinear upsampling, the channels-first layouts of the 3D reshaping layers,
-and how each merging layer broadcasts. The random regularisation layers are
-checked in inference mode (the identity), where their Keras configs load.
+how each merging layer broadcasts, and image resizing (half-pixel bilinear
+and nearest, aspect-ratio crops and pads, centre crops of smaller images).
+The random regularisation and augmentation layers are checked in inference
+mode (the identity), where their Keras configs load. The categorical
+preprocessing layers use given vocabularies and boundaries, on integer and
+string inputs (string outputs are stored decoded, as numpy str arrays).
 """
 
 import json
@@ -41,7 +45,8 @@ def case(name, class_name, kwargs, inputs, **options):
 
     Options: `call` (keyword arguments of the call: JSON values, plus `mask`
     as a nested list of booleans), `args` (pass several inputs positionally
-    instead of as one list), `ints` (integer inputs in `[0, ints)`),
+    instead of as one list), `ints` (integer inputs in `[0, ints)`), `strings`
+    (string inputs drawn from this list),
     `states` (shapes of an `initial_state`).
     """
     return dict(name=name, class_name=class_name, kwargs=kwargs, inputs=inputs, **options)
@@ -201,6 +206,19 @@ ATTENTION = [
     case("attention_concat_causal", "Attention", dict(score_mode="concat"),
          [(2, 4, 3), (2, 4, 2), (2, 4, 3)], call=dict(use_causal_mask=True)),
     case("additive_attention", "AdditiveAttention", {}, [(2, 3, 4), (2, 5, 4)]),
+    case("multi_head_attention_gated_window", "MultiHeadAttention",
+         dict(num_heads=2, key_dim=3, value_dim=2, use_gate=True, sliding_window=2),
+         [(2, 5, 4), (2, 5, 6)], args=True, call=dict(return_attention_scores=True)),
+    case("group_query_attention", "GroupQueryAttention",
+         dict(head_dim=2, num_query_heads=4, num_key_value_heads=2), [(2, 4, 5), (2, 3, 6)],
+         args=True, call=dict(return_attention_scores=True)),
+    case("group_query_attention_key_window", "GroupQueryAttention",
+         dict(head_dim=2, num_query_heads=3, num_key_value_heads=1, sliding_window=2),
+         [(2, 4, 5), (2, 4, 6), (2, 4, 3)], args=True),
+    case("group_query_attention_gated_causal", "GroupQueryAttention",
+         dict(head_dim=3, num_query_heads=2, num_key_value_heads=2, use_gate=True,
+              use_bias=False, sliding_window=3), [(2, 5, 4), (2, 5, 4)], args=True,
+         call=dict(use_causal_mask=True)),
 ]
 
 REGULARIZATION = [  # inference mode: the identity
@@ -214,6 +232,71 @@ REGULARIZATION = [  # inference mode: the identity
     case("activity_regularization", "ActivityRegularization", dict(l1=0.01, l2=0.1), (2, 3)),
 ]
 
+# Keras's image layers default to `training=True` when called directly, so the
+# random ones are called with `training=False` (inference: the identity).
+IMAGE_PREPROCESSING = [
+    case("resizing_bilinear_up", "Resizing", dict(height=5, width=7), (2, 3, 4, 2)),
+    case("resizing_bilinear_down", "Resizing", dict(height=3, width=2), (2, 7, 5, 3)),
+    case("resizing_nearest_mixed", "Resizing", dict(height=7, width=3, interpolation="nearest"),
+         (2, 4, 5, 2)),
+    case("resizing_nearest_down", "Resizing", dict(height=2, width=3, interpolation="nearest"),
+         (1, 5, 7, 2)),
+    case("resizing_crop_to_aspect_ratio", "Resizing",
+         dict(height=4, width=4, crop_to_aspect_ratio=True), (2, 5, 9, 2)),
+    case("resizing_crop_to_aspect_ratio_nearest", "Resizing",
+         dict(height=3, width=6, crop_to_aspect_ratio=True, interpolation="nearest"),
+         (1, 7, 5, 2)),
+    case("resizing_pad_to_aspect_ratio", "Resizing",
+         dict(height=4, width=6, pad_to_aspect_ratio=True, fill_value=0.5), (2, 5, 4, 2)),
+    case("resizing_pad_to_aspect_ratio_channels_first", "Resizing",
+         dict(height=6, width=3, pad_to_aspect_ratio=True, data_format="channels_first"),
+         (1, 2, 4, 5)),
+    case("resizing_single_image", "Resizing", dict(height=3, width=5), (4, 6, 2)),
+    case("center_crop", "CenterCrop", dict(height=3, width=2), (2, 6, 5, 2)),
+    case("center_crop_smaller", "CenterCrop", dict(height=5, width=4), (2, 3, 6, 2)),
+    case("center_crop_smaller_channels_first", "CenterCrop",
+         dict(height=4, width=3, data_format="channels_first"), (1, 2, 5, 2)),
+    case("random_flip", "RandomFlip", dict(mode="horizontal", seed=1), (2, 3, 4, 2),
+         call=dict(training=False)),
+    case("random_brightness", "RandomBrightness", dict(factor=0.3, seed=2), (2, 3, 3, 1),
+         call=dict(training=False)),
+    case("random_contrast", "RandomContrast", dict(factor=(0.2, 0.6), value_range=(0, 1)),
+         (2, 3, 3, 1), call=dict(training=False)),
+    # Keras 3.15 returns RandomCrop's input uncropped outside training (its
+    # docs say centre crop); at the target size both agree, so this checks the config.
+    case("random_crop_target_size", "RandomCrop", dict(height=3, width=4), (2, 3, 4, 2),
+         call=dict(training=False)),
+]
+
+CATEGORICAL_PREPROCESSING = [  # given vocabularies and boundaries (adapt has unit tests)
+    case("category_encoding_one_hot", "CategoryEncoding",
+         dict(num_tokens=5, output_mode="one_hot"), (2, 3), ints=5),
+    case("category_encoding_multi_hot", "CategoryEncoding", dict(num_tokens=6), (3, 4), ints=6),
+    case("category_encoding_count_weights", "CategoryEncoding",
+         dict(num_tokens=4, output_mode="count"), (2, 3), ints=4,
+         call=dict(count_weights=[[0.5, 1.0, 2.0], [0.25, -1.0, 3.0]])),
+    case("discretization_int", "Discretization", dict(bin_boundaries=[-1.0, 0.0, 0.5]), (2, 5)),
+    case("discretization_count", "Discretization",
+         dict(bin_boundaries=[-0.5, 0.5], output_mode="count"), (3, 4)),
+    case("integer_lookup_mask_two_oov", "IntegerLookup",
+         dict(vocabulary=[1, 3, 5, 7], mask_token=0, num_oov_indices=2), (3, 4), ints=10),
+    case("integer_lookup_multi_hot", "IntegerLookup",
+         dict(vocabulary=[2, 4, 6], output_mode="multi_hot"), (3, 4), ints=8),
+    case("integer_lookup_invert", "IntegerLookup",
+         dict(vocabulary=[10, 20, 30], invert=True), (2, 4), ints=5),
+    case("string_lookup_mask", "StringLookup",
+         dict(vocabulary=["cat", "dog", "fish"], mask_token=""), (3, 4),
+         strings=["cat", "dog", "fish", "bird", ""]),
+    case("string_lookup_count_padded", "StringLookup",
+         dict(vocabulary=["cat", "dog", "fish"], output_mode="count", pad_to_max_tokens=True,
+              max_tokens=6), (3, 4), strings=["cat", "dog", "fish", "bird"]),
+    case("string_lookup_one_hot", "StringLookup",
+         dict(vocabulary=["cat", "dog"], output_mode="one_hot"), (4, 1),
+         strings=["cat", "dog", "emu"]),
+    case("string_lookup_invert", "StringLookup",
+         dict(vocabulary=["cat", "dog", "fish"], invert=True), (2, 4), ints=6),
+]
+
 UTILITY = [
     case("rescaling", "Rescaling", dict(scale=1 / 127.5, offset=-1.0), (2, 3)),
     case("normalization_given_stats", "Normalization",
@@ -222,7 +305,8 @@ UTILITY = [
 ]
 
 CASES = (CONVOLUTION + POOLING + RECURRENT + NORMALIZATION + EMBEDDING_AND_MASKING + MERGING
-         + RESHAPING + ACTIVATIONS + ATTENTION + REGULARIZATION + UTILITY)
+         + RESHAPING + ACTIVATIONS + ATTENTION + REGULARIZATION + UTILITY
+         + IMAGE_PREPROCESSING + CATEGORICAL_PREPROCESSING)
 
 
 def _build(keras, class_name, kwargs):
@@ -237,6 +321,9 @@ def _inputs(rng, spec):
     shapes = spec["inputs"] if isinstance(spec["inputs"], list) else [spec["inputs"]]
     if "ints" in spec:
         return [rng.integers(0, spec["ints"], shape).astype("int32") for shape in shapes]
+    if "strings" in spec:
+        return [np.array(spec["strings"])[rng.integers(0, len(spec["strings"]), shape)]
+                for shape in shapes]
     xs = [rng.standard_normal(shape).astype("float32") for shape in shapes]
     if spec["class_name"] == "Masking":  # whole time steps equal to mask_value
         xs[0][0, 1] = 0.0
@@ -262,6 +349,14 @@ def _weight(rng, variable):
     return value
 
 
+def _decoded(value):
+    """String tensors (bytes) as a numpy str array, which npz stores without pickling."""
+    value = np.asarray(value)
+    if value.dtype == object:
+        value = np.vectorize(lambda b: b.decode("utf-8"), otypes=[str])(value)
+    return value
+
+
 def main():
     import keras
 
@@ -279,6 +374,7 @@ def main():
         layer.set_weights(weights)
         outputs = _call(layer, spec, xs, states)
         outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+        outputs = [_decoded(o) for o in outputs]
         arrays[f"{name}/config"] = np.array(json.dumps({"class_name": spec["class_name"],
                                                         "config": layer.get_config()}))
         arrays[f"{name}/call"] = np.array(json.dumps(spec.get("call", {})))

@@ -109,3 +109,31 @@ def test_calling_build_directly_marks_the_layer_built():
     assert layer.built
     layer(np.ones((2, 3), "float32"))
     assert len(layer.weights) == 2  # not built a second time
+
+
+def test_training_flag_explicit_then_enclosing_call_then_call_default():
+    """Keras 3's order of resolution for `call`'s `training` argument."""
+    class Probe(layers.Layer):
+        def call(self, inputs, training=True):
+            self.seen = training
+            return inputs
+
+    class Outer(layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.probe = Probe()
+
+        def call(self, inputs, training=None):
+            return self.probe(inputs)
+
+    x = np.ones((1, 2), "float32")
+    probe = Probe()
+    probe(x)
+    assert probe.seen is True  # nobody said: call's own default
+    probe(x, training=False)
+    assert probe.seen is False
+    outer = Outer()
+    outer(x, training=False)
+    assert outer.probe.seen is False  # the enclosing call's flag wins over the default
+    outer(x)
+    assert outer.probe.seen is True

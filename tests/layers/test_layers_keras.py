@@ -79,7 +79,10 @@ def test_outputs_match_keras(name):
     expected = _arrays(name, "y")
     assert len(outputs) == len(expected)
     for got, want in zip(outputs, expected):
-        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-5)
+        if want.dtype.kind == "U":  # StringLookup(invert=True)
+            np.testing.assert_array_equal(np.asarray(got), want)
+        else:
+            np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=1e-5)
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -105,7 +108,9 @@ def test_fixtures_cover_every_layer_family():
             "BatchNormalization", "GroupNormalization", "Embedding", "Dot", "UpSampling2D",
             "PReLU", "MultiHeadAttention", "AdditiveAttention", "Normalization",
             "RMSNormalization", "UpSampling3D", "ZeroPadding3D", "Cropping3D",
-            "SpatialDropout2D", "AlphaDropout", "ActivityRegularization"} <= classes
+            "SpatialDropout2D", "AlphaDropout", "ActivityRegularization", "Resizing",
+            "CenterCrop", "RandomFlip", "RandomCrop", "RandomBrightness",
+            "RandomContrast"} <= classes
     assert str(FIXTURES["keras_version"]).startswith("3.")
 
 
