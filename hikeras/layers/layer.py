@@ -117,6 +117,10 @@ class Layer:
         default = sig["training"].default if self._call_has_training else None
         self._call_training_default = None if default is inspect.Parameter.empty else default
         self._call_has_mask = "mask" in sig
+        # Arguments with a `<name>_mask` partner (`query`/`query_mask`, ...): as
+        # in Keras 3, models pass each one's mask there (`_argument_masks`).
+        self._call_masked_arguments = tuple(
+            name for name in sig if name != "mask" and f"{name}_mask" in sig)
         # As Keras 3: a layer that overrides `compute_mask` supports masking.
         self.supports_masking = type(self).compute_mask is not Layer.compute_mask
 
@@ -428,6 +432,25 @@ class Layer:
         layers) override this.
         """
         return mask if self.supports_masking else None
+
+    def _argument_masks(self, args, kwargs, mask_of):
+        """`{"<name>_mask": mask}` for the call's arguments that carry a mask.
+
+        Keras 3 gives `call(query, value, query_mask=None, value_mask=None)`
+        the mask each tensor argument carries under its `<name>_mask`
+        parameter, unless the caller passed one. `mask_of(argument)` returns
+        the mask an argument carries, or None.
+        """
+        if not self._call_masked_arguments:
+            return {}
+        bound = inspect.signature(self.call).bind_partial(*args, **kwargs).arguments
+        found = {}
+        for name in self._call_masked_arguments:
+            if name in bound and bound.get(f"{name}_mask") is None:
+                mask = mask_of(bound[name])
+                if mask is not None:
+                    found[f"{name}_mask"] = mask
+        return found
 
     def _output_mask(self, inputs, mask):
         """`compute_mask` where the layer supports masking, else None (the mask stops)."""

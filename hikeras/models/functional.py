@@ -77,6 +77,8 @@ class Functional(Model):
         self._mask_nodes = [
             any(getattr(t, "_keras_mask", None) is not None
                 for t in tree.flatten(node.call_args[0]) + node.output_tensors)
+            or bool(node.layer._argument_masks(node.call_args, node.call_kwargs,
+                                               lambda t: getattr(t, "_keras_mask", None)))
             for node in self._nodes_in_order]
         self._has_masks = any(self._mask_nodes)
         self._release_after = [[] for _ in self._nodes_in_order]
@@ -145,6 +147,9 @@ class Functional(Model):
                 in_mask = tree.map_structure(lambda a: masks.get(id(a)), node.call_args[0])
                 if all(m is None for m in tree.flatten(in_mask)):
                     in_mask = None
+                kwargs.update(node.layer._argument_masks(
+                    node.call_args, node.call_kwargs,
+                    lambda a: masks.get(id(a)) if isinstance(a, KerasTensor) else None))
                 out, out_mask = node.layer._call_with_mask(args, kwargs, in_mask)
                 count = len(node.output_tensors)
                 for t, m in zip(node.output_tensors, flat_masks(out_mask, count)):

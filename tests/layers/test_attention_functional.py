@@ -3,6 +3,7 @@
 import json
 
 import numpy as np
+import pytest
 
 import hikeras
 from hikeras import layers
@@ -138,6 +139,29 @@ def test_attention_uses_the_masks_of_query_and_value():
     got = model.predict([q, v], verbose=0)
     np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
     assert np.all(got[q == 0] == 0)  # padded queries give zeros
+
+
+@pytest.mark.parametrize("layer", [
+    lambda: layers.MultiHeadAttention(num_heads=2, key_dim=2),
+    lambda: layers.GroupQueryAttention(head_dim=2, num_query_heads=2, num_key_value_heads=1),
+])
+def test_cross_attention_uses_the_mask_each_argument_carries(layer):
+    """As Keras 3: a model gives `call` each tensor argument's mask as `<name>_mask`."""
+    query_tokens, value_tokens = hikeras.Input((6,), dtype="int32"), hikeras.Input(
+        (6,), dtype="int32")
+    embed_query, embed_value = (layers.Embedding(9, 4, mask_zero=True) for _ in range(2))
+    attention = layer()
+    out, scores = attention(embed_query(query_tokens), embed_value(value_tokens),
+                            return_attention_scores=True)
+    model = hikeras.Model([query_tokens, value_tokens], [out, scores])
+    q, v = _padded_tokens(), _padded_tokens()[::-1].copy()
+    got, got_scores = model.predict([q, v], verbose=0)
+    expected, _ = attention(embed_query(q), embed_value(v), query_mask=q != 0,
+                            value_mask=v != 0, return_attention_scores=True)
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6)
+    # Real queries give padded keys no weight (a padded query attends uniformly).
+    padded_keys = (q != 0)[:, None, :, None] & (v == 0)[:, None, None, :]
+    assert np.all(got_scores[np.broadcast_to(padded_keys, got_scores.shape)] == 0)
 
 
 def _keras3_tensor(layer_name, shape):
