@@ -2,12 +2,13 @@
 
 The definitions live in one module per family (`regression.py`,
 `probabilistic.py`, `focal.py`, `hinge_losses.py`, `distribution.py`, `overlap.py`,
-`generalized_crossentropy.py`); this module
+`generalized_crossentropy.py`, `ctc.py`); this module
 gathers them so code written against Keras's layout (`from
 ...losses.losses import mean_squared_error`) finds them, and so the package
 `__init__` has one place to import from.
 """
 
+from .ctc import CTC, ctc
 from .distribution import KLDivergence, Poisson, kl_divergence, poisson
 from .focal import (
     BinaryFocalCrossentropy,
@@ -61,14 +62,14 @@ LOSS_CLASSES = (
     MeanAbsolutePercentageError, MeanSquaredLogarithmicError, CosineSimilarity, Huber, LogCosh,
     Hinge, SquaredHinge, CategoricalHinge, KLDivergence, Poisson, BinaryCrossentropy,
     BinaryFocalCrossentropy, CategoricalCrossentropy, CategoricalFocalCrossentropy,
-    SparseCategoricalCrossentropy, Dice, Tversky, CategoricalGeneralizedCrossEntropy,
+    SparseCategoricalCrossentropy, Dice, Tversky, CategoricalGeneralizedCrossEntropy, CTC,
 )
 LOSS_FUNCTIONS = (
     mean_squared_error, mean_absolute_error, mean_absolute_percentage_error,
     mean_squared_logarithmic_error, cosine_similarity, huber, log_cosh, hinge, squared_hinge,
     categorical_hinge, kl_divergence, poisson, binary_crossentropy, binary_focal_crossentropy,
     categorical_crossentropy, categorical_focal_crossentropy, sparse_categorical_crossentropy,
-    dice, tversky, categorical_generalized_cross_entropy,
+    dice, tversky, categorical_generalized_cross_entropy, ctc,
 )
 ALIASES = {
     "mse": mse, "MSE": MSE, "mae": mae, "MAE": MAE, "mape": mape, "MAPE": MAPE, "msle": msle,

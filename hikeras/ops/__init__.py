@@ -15,7 +15,8 @@ from .core import (
 )
 from .math import logsumexp, rsqrt
 from .nn import (
-    binary_crossentropy, categorical_crossentropy, dot_product_attention, elu, gelu, hard_sigmoid, hard_silu,
+    binary_crossentropy, categorical_crossentropy, ctc_loss, dot_product_attention, elu, gelu,
+    hard_sigmoid, hard_silu,
     hard_swish, leaky_relu, log_softmax, one_hot, relu, relu6, selu, sigmoid, silu, softmax,
     softplus, softsign, sparse_categorical_crossentropy, swish, tanh,
 )
@@ -32,7 +33,7 @@ from .numpy import (
 __all__ = [
     "abs", "absolute", "add", "all", "any", "arange", "argmax", "argmin", "binary_crossentropy",
     "broadcast_to", "cast", "categorical_crossentropy", "clip", "concatenate",
-    "convert_to_numpy", "convert_to_tensor", "divide", "dot", "dot_product_attention",
+    "convert_to_numpy", "convert_to_tensor", "ctc_loss", "divide", "dot", "dot_product_attention",
     "einsum", "dtype", "elu", "equal", "exp",
     "expand_dims", "expm1", "eye", "floor", "full", "full_like", "gelu", "greater",
     "greater_equal", "hard_sigmoid", "hard_silu", "hard_swish", "is_tensor", "leaky_relu",

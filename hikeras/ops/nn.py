@@ -1,4 +1,4 @@
-"""Neural-network ops: activations, `one_hot` and the cross-entropies.
+"""Neural-network ops: activations, `one_hot`, the cross-entropies and CTC.
 
 The cross-entropies follow Keras 3's numerics. On probabilities
 (`from_logits=False`) the prediction is clipped once to
@@ -189,6 +189,42 @@ def binary_crossentropy(target, output, from_logits=False):
     positive = multiply(target, log(output))
     negative_part = multiply(subtract(1.0, target), log(subtract(1.0, output)))
     return negative(add(positive, negative_part))
+
+
+def ctc_loss(target, output, target_length, output_length, mask_index=0):
+    """Connectionist temporal classification loss, one value per sequence.
+
+    The negative log-probability of `target` summed over every alignment of
+    it to the frames of `output`; computed in log space by the
+    forward-backward algorithm, with a hand-written gradient.
+
+    Args:
+        target: integer labels, `(batch_size, max_label_length)`; the first
+            `target_length[b]` of row `b` count, and none of them may be
+            `mask_index`.
+        output: logits (not softmax probabilities),
+            `(batch_size, max_time, num_classes)`.
+        target_length: `(batch_size,)` label counts.
+        output_length: `(batch_size,)` numbers of valid frames; later frames
+            are ignored.
+        mask_index: the blank class. Defaults to `0`.
+
+    Returns:
+        `(batch_size,)` losses; `inf` (with zero gradient) where the labels
+        cannot fit in the frames.
+
+    >>> import numpy as np
+    >>> log_p = np.log(np.array([[[0.6, 0.4], [0.3, 0.7]]]))  # 2 frames, blank = 0
+    >>> loss = ctc_loss(np.array([[1]]), log_p, np.array([1]), np.array([2]))
+    >>> round(float(np.exp(-loss[0])), 4)  # 0.4 * 0.7 + 0.6 * 0.7 + 0.4 * 0.3
+    0.82
+    """
+    target, output, target_length, output_length = operands(
+        target, output, target_length, output_length)
+    if not np.issubdtype(np.dtype(output.dtype), np.floating):
+        output = cast(output, backend.floatx())
+    return _apply("ctc_loss", output, target, target_length, output_length,
+                  mask_index=int(mask_index))
 
 
 def dot_product_attention(query, key, value, bias=None, mask=None, scale=None,

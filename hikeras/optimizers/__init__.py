@@ -13,6 +13,7 @@ instance.
 from ..saving.serialization import deserialize_keras_object, resolve, serialize_keras_object
 from . import schedules
 from .adadelta import Adadelta
+from .adafactor import Adafactor
 from .adagrad import Adagrad
 from .adam import Adam
 from .adamax import Adamax
@@ -23,11 +24,13 @@ from .lion import Lion
 from .nadam import Nadam
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
+from .schedule_free_adamw import ScheduleFreeAdamW
 from .sgd import SGD
 
 # Keras matches built-in optimizer names case-insensitively ("Adam", "adam", "ADAM").
 ALL_OBJECTS_DICT = {cls.__name__.lower(): cls for cls in (
-    SGD, Adam, AdamW, Adamax, Nadam, RMSprop, Adagrad, Adadelta, Ftrl, Lion, Lamb)}
+    SGD, Adam, AdamW, Adamax, Nadam, RMSprop, Adagrad, Adadelta, Ftrl, Lion, Lamb,
+    Adafactor, ScheduleFreeAdamW)}
 
 
 def _canonical(identifier):
@@ -64,6 +67,7 @@ def get(identifier):
 
 
 __all__ = [
-    "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "Ftrl", "Lamb", "Lion", "Nadam", "Optimizer",
-    "RMSprop", "SGD", "deserialize", "get", "schedules", "serialize",
+    "Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "Ftrl", "Lamb", "Lion",
+    "Nadam", "Optimizer", "RMSprop", "SGD", "ScheduleFreeAdamW", "deserialize", "get",
+    "schedules", "serialize",
 ]

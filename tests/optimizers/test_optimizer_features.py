@@ -8,7 +8,8 @@ from hikeras.backend import Variable
 
 ALL = [optimizers.SGD, optimizers.Adam, optimizers.AdamW, optimizers.Adamax,
        optimizers.Nadam, optimizers.RMSprop, optimizers.Adagrad, optimizers.Adadelta,
-       optimizers.Ftrl, optimizers.Lion, optimizers.Lamb]
+       optimizers.Ftrl, optimizers.Lion, optimizers.Lamb, optimizers.Adafactor,
+       optimizers.ScheduleFreeAdamW]
 
 
 def variables(seed=0):
@@ -43,9 +44,13 @@ def test_keras_3_defaults():
     assert (optimizers.Lamb().beta_1, optimizers.Lamb().beta_2) == (0.9, 0.999)
     assert optimizers.Lamb().epsilon == 1e-7
     assert optimizers.Ftrl().learning_rate_power == -0.5
+    assert optimizers.Adafactor().get_config()["beta_2_decay"] == -0.8
+    assert optimizers.ScheduleFreeAdamW().epsilon == 1e-8
     assert optimizers.SGD().learning_rate == 0.01
+    assert optimizers.ScheduleFreeAdamW().learning_rate == 0.0025
     for cls in ALL[1:]:
-        assert cls().learning_rate == 0.001, cls.__name__
+        if cls is not optimizers.ScheduleFreeAdamW:
+            assert cls().learning_rate == 0.001, cls.__name__
 
 
 @pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
