@@ -14,7 +14,8 @@ from .layer import Layer
 
 _FAMILIES = (
     "core", "regularization", "reshaping", "op_layer", "convolutional", "pooling",
-    "normalization", "recurrent", "embedding", "masking", "merging", "advanced_activations",
+    "normalization", "recurrent", "conv_lstm", "embedding", "masking", "merging",
+    "advanced_activations",
     "attention", "preprocessing", "preprocessing_image", "preprocessing_categorical",
 )
 

@@ -215,7 +215,8 @@ class RNN(FusedRNN):
                                            _pack(shapes, states), training=training)
             new_states = tree.flatten(new_states)
             if mask is not None:
-                keep = mask[:, t:t + 1]
+                # (batch, 1, ...) so it broadcasts over outputs of any rank (ConvLSTM's maps)
+                keep = np.reshape(mask[:, t], (-1,) + (1,) * (len(output.shape) - 1))
                 held = (ops.zeros_like(output) if previous is None or self.zero_output_for_mask
                         else previous)
                 output = ops.where(keep, output, held)

@@ -19,7 +19,9 @@ bilinear upsampling, the channels-first layouts of the 3D reshaping layers,
 how each merging layer broadcasts, and image resizing (half-pixel bilinear
 and nearest, aspect-ratio crops and pads, centre crops of smaller images).
 The random regularisation and augmentation layers are checked in inference
-mode (the identity), where their Keras configs load. The categorical
+mode (the identity), where their Keras configs load; the geometric
+augmentations (rotation, translation, zoom) also in training, with one-point
+factor ranges that make them deterministic. The categorical
 preprocessing layers use given vocabularies and boundaries, on integer and
 string inputs (string outputs are stored decoded, as numpy str arrays).
 """
@@ -266,6 +268,43 @@ IMAGE_PREPROCESSING = [
     # docs say centre crop); at the target size both agree, so this checks the config.
     case("random_crop_target_size", "RandomCrop", dict(height=3, width=4), (2, 3, 4, 2),
          call=dict(training=False)),
+    # The geometric augmentations with a one-point factor range are deterministic,
+    # so they are checked in training: every fill mode, both interpolations.
+    case("random_rotation_90_reflect", "RandomRotation", dict(factor=(0.25, 0.25)),
+         (2, 5, 6, 2), call=dict(training=True)),
+    case("random_rotation_odd_constant_nearest", "RandomRotation",
+         dict(factor=(-0.1, -0.1), fill_mode="constant", interpolation="nearest",
+              fill_value=0.5), (2, 5, 6, 2), call=dict(training=True)),
+    case("random_rotation_odd_wrap", "RandomRotation",
+         dict(factor=(0.07, 0.07), fill_mode="wrap"), (1, 6, 5, 2), call=dict(training=True)),
+    case("random_rotation_nearest_fill_channels_first", "RandomRotation",
+         dict(factor=(0.13, 0.13), fill_mode="nearest", data_format="channels_first"),
+         (2, 2, 5, 6), call=dict(training=True)),
+    case("random_rotation_single_image", "RandomRotation",
+         dict(factor=(-0.3, -0.3), fill_mode="constant"), (6, 6, 1), call=dict(training=True)),
+    case("random_translation_both_axes_reflect", "RandomTranslation",
+         dict(height_factor=(0.3, 0.3), width_factor=(-0.2, -0.2)), (2, 5, 6, 2),
+         call=dict(training=True)),
+    case("random_translation_wrap_nearest", "RandomTranslation",
+         dict(height_factor=(-0.4, -0.4), width_factor=(0.25, 0.25), fill_mode="wrap",
+              interpolation="nearest"), (2, 5, 8, 1), call=dict(training=True)),
+    case("random_translation_constant", "RandomTranslation",
+         dict(height_factor=(-0.25, -0.25), width_factor=(0.35, 0.35), fill_mode="constant",
+              fill_value=0.5), (1, 4, 6, 2), call=dict(training=True)),
+    case("random_translation_nearest_fill_channels_first", "RandomTranslation",
+         dict(height_factor=(0.45, 0.45), width_factor=(-0.3, -0.3), fill_mode="nearest",
+              data_format="channels_first"), (1, 2, 5, 5), call=dict(training=True)),
+    case("random_zoom_in_reflect", "RandomZoom", dict(height_factor=(-0.3, -0.3)),
+         (2, 5, 6, 2), call=dict(training=True)),
+    case("random_zoom_out_constant_nearest", "RandomZoom",
+         dict(height_factor=(0.5, 0.5), width_factor=(0.2, 0.2), fill_mode="constant",
+              interpolation="nearest", fill_value=-1.0), (2, 5, 6, 1), call=dict(training=True)),
+    case("random_zoom_out_wrap", "RandomZoom",
+         dict(height_factor=(0.6, 0.6), width_factor=(0.4, 0.4), fill_mode="wrap"),
+         (1, 5, 7, 2), call=dict(training=True)),
+    case("random_zoom_mixed_nearest_fill_channels_first", "RandomZoom",
+         dict(height_factor=(0.45, 0.45), width_factor=(-0.35, -0.35), fill_mode="nearest",
+              data_format="channels_first"), (1, 2, 6, 5), call=dict(training=True)),
 ]
 
 CATEGORICAL_PREPROCESSING = [  # given vocabularies and boundaries (adapt has unit tests)
@@ -304,9 +343,37 @@ UTILITY = [
     case("dense_3d_input", "Dense", dict(units=2, activation="softplus"), (2, 3, 4)),
 ]
 
+CONV_RECURRENT = [
+    case("conv_lstm1d_same_sequences", "ConvLSTM1D",
+         dict(filters=3, kernel_size=3, padding="same", return_sequences=True), (2, 5, 6, 2)),
+    case("conv_lstm1d_masked", "ConvLSTM1D",
+         dict(filters=2, kernel_size=2, return_sequences=True), (2, 5, 6, 2),
+         call=dict(mask=MASK_2x5)),
+    case("conv_lstm2d_valid_state_backwards", "ConvLSTM2D",
+         dict(filters=2, kernel_size=3, return_state=True, go_backwards=True), (2, 4, 5, 5, 2)),
+    case("conv_lstm2d_same_strides", "ConvLSTM2D",
+         dict(filters=2, kernel_size=(3, 2), strides=2, padding="same", return_sequences=True,
+              unit_forget_bias=False), (2, 3, 7, 6, 2)),
+    case("conv_lstm2d_dilated_relu", "ConvLSTM2D",
+         dict(filters=2, kernel_size=2, dilation_rate=2, activation="relu",
+              recurrent_activation="hard_sigmoid"), (2, 3, 6, 5, 2)),
+    case("conv_lstm2d_masked_backwards", "ConvLSTM2D",
+         dict(filters=2, kernel_size=2, padding="same", go_backwards=True,
+              return_sequences=True), (2, 5, 3, 4, 2), call=dict(mask=MASK_2x5)),
+    case("conv_lstm2d_initial_state", "ConvLSTM2D",
+         dict(filters=2, kernel_size=3, padding="same"), (2, 3, 4, 4, 2),
+         states=[(2, 4, 4, 2), (2, 4, 4, 2)]),
+    case("conv_lstm3d_same_sequences", "ConvLSTM3D",
+         dict(filters=2, kernel_size=2, padding="same", return_sequences=True),
+         (1, 3, 3, 4, 3, 2)),
+    case("conv_lstm3d_strides_state", "ConvLSTM3D",
+         dict(filters=2, kernel_size=2, strides=(1, 2, 1), return_state=True, use_bias=False),
+         (1, 3, 3, 5, 4, 2)),
+]
+
 CASES = (CONVOLUTION + POOLING + RECURRENT + NORMALIZATION + EMBEDDING_AND_MASKING + MERGING
          + RESHAPING + ACTIVATIONS + ATTENTION + REGULARIZATION + UTILITY
-         + IMAGE_PREPROCESSING + CATEGORICAL_PREPROCESSING)
+         + IMAGE_PREPROCESSING + CATEGORICAL_PREPROCESSING + CONV_RECURRENT)
 
 
 def _build(keras, class_name, kwargs):

@@ -110,7 +110,8 @@ def test_fixtures_cover_every_layer_family():
             "RMSNormalization", "UpSampling3D", "ZeroPadding3D", "Cropping3D",
             "SpatialDropout2D", "AlphaDropout", "ActivityRegularization", "Resizing",
             "CenterCrop", "RandomFlip", "RandomCrop", "RandomBrightness",
-            "RandomContrast"} <= classes
+            "RandomContrast", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D", "RandomRotation",
+            "RandomTranslation", "RandomZoom"} <= classes
     assert str(FIXTURES["keras_version"]).startswith("3.")
 
 

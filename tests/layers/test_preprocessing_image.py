@@ -53,6 +53,11 @@ def test_center_crop_harness(kwargs, in_shape, out_shape):
     (layers.RandomCrop, dict(height=3, width=2, seed=1), (2, 3, 2, 3)),
     (layers.RandomBrightness, dict(factor=0.2, seed=1), (2, 4, 5, 3)),
     (layers.RandomContrast, dict(factor=0.5, seed=1), (2, 4, 5, 3)),
+    (layers.RandomRotation, dict(factor=0.2, seed=1), (2, 4, 5, 3)),
+    (layers.RandomTranslation, dict(height_factor=0.2, width_factor=(-0.1, 0.3),
+                                    fill_mode="constant", seed=1), (2, 4, 5, 3)),
+    (layers.RandomZoom, dict(height_factor=0.3, interpolation="nearest", seed=1),
+     (2, 4, 5, 3)),
 ])
 def test_random_layers_harness(layer_cls, kwargs, out_shape):
     """The harness calls in inference mode (gradients included)."""
@@ -63,6 +68,8 @@ def test_random_layers_harness(layer_cls, kwargs, out_shape):
     layers.RandomFlip(seed=0), layers.RandomCrop(2, 3, seed=0),
     layers.RandomBrightness(0.1, value_range=(-10, 10), seed=0),
     layers.RandomContrast(0.5, value_range=(-10, 10), seed=0),
+    layers.RandomRotation(0.3, seed=0), layers.RandomTranslation(0.2, 0.2, seed=0),
+    layers.RandomZoom((-0.4, 0.4), fill_mode="constant", seed=0),
 ], ids=lambda layer: type(layer).__name__)
 def test_random_layers_are_differentiable_in_training(layer):
     x = images(2, 4, 5, 3).astype("float64")
@@ -341,6 +348,154 @@ def test_random_contrast_rejects_factors_outside_zero_one(factor):
         layers.RandomContrast(factor)
 
 
+# ------------------------------------------------ RandomRotation, Translation, Zoom
+def _square(n=1, size=4, channels=2):
+    return _distinct_batch(n, size, size, channels)
+
+
+@pytest.mark.parametrize("turns, k", [(0.25, 1), (-0.25, -1), (0.5, 2)])
+def test_rotation_by_quarter_turns_is_rot90_counter_clockwise(turns, k):
+    x = _square(2)
+    out = layers.RandomRotation((turns, turns), interpolation="nearest")(x)
+    np.testing.assert_array_equal(out, np.rot90(x, k, axes=(1, 2)))
+    bilinear = layers.RandomRotation((turns, turns))(x)  # float32 cos(pi / 2) is not 0
+    np.testing.assert_allclose(bilinear, np.rot90(x, k, axes=(1, 2)), atol=1e-4)
+
+
+def test_rotation_keeps_the_centre_and_fills_uncovered_corners():
+    # A 45-degree turn of a 5x5 image uncovers its corners; the centre stays.
+    x = np.ones((1, 5, 5, 1), "float32")
+    x[0, 2, 2, 0] = 7.0
+    out = layers.RandomRotation((0.125, 0.125), fill_mode="constant", fill_value=-1.0,
+                                interpolation="nearest")(x)[0, :, :, 0]
+    assert out[2, 2] == 7.0
+    assert out[0, 0] == out[0, 4] == out[4, 0] == out[4, 4] == -1.0
+    assert np.all(out[1:4, 1:4][[0, 0, 1, 2, 2], [0, 2, 0, 0, 2]] == 1.0)
+
+
+@pytest.mark.parametrize("fill_mode, expected", [
+    ("constant", [9.0, 9.0, 0.0, 1.0]),
+    ("reflect", [1.0, 0.0, 0.0, 1.0]),
+    ("wrap", [2.0, 3.0, 0.0, 1.0]),
+    ("nearest", [0.0, 0.0, 0.0, 1.0]),
+])
+def test_whole_pixel_translation_shifts_and_fills(fill_mode, expected):
+    row = np.arange(4.0, dtype="float32").reshape(1, 1, 4, 1)
+    for interpolation in ("bilinear", "nearest"):
+        out = layers.RandomTranslation(0, (0.5, 0.5), fill_mode=fill_mode, fill_value=9.0,
+                                       interpolation=interpolation)(row)
+        assert out.ravel().tolist() == expected
+
+
+def test_translation_moves_down_and_left_in_both_axes():
+    x = _distinct_batch(2, 4, 4, 2)
+    out = layers.RandomTranslation((0.25, 0.25), (-0.5, -0.5), fill_mode="constant",
+                                   fill_value=-3.0)(x)
+    expected = np.full_like(x, -3.0)
+    expected[:, 1:, :2] = x[:, :-1, 2:]
+    np.testing.assert_array_equal(out, expected)
+
+
+def test_zoom_out_and_in_about_the_centre():
+    row = np.arange(5.0, dtype="float32").reshape(1, 1, 5, 1)
+    # Zooming out by 2 reads input 2x - 2 for output x, so every other pixel.
+    out = layers.RandomZoom(0, (1.0, 1.0), fill_mode="constant", fill_value=-1.0)(row)
+    assert out.ravel().tolist() == [-1.0, 0.0, 2.0, 4.0, -1.0]
+    # Zooming in by 2 reads x / 2 + 1: the middle half stretched.
+    out = layers.RandomZoom(0, (-0.5, -0.5))(row)
+    assert out.ravel().tolist() == [1.0, 1.5, 2.0, 2.5, 3.0]
+    # Without width_factor both axes take the height's zoom.
+    square = _square(1, 5, 1)
+    out = layers.RandomZoom((-0.5, -0.5), interpolation="nearest")(square)
+    np.testing.assert_array_equal(out[0, 2, :, 0], [11.0, 12.0, 12.0, 13.0, 13.0])
+    np.testing.assert_array_equal(out[0, :, 2, 0], [7.0, 12.0, 12.0, 17.0, 17.0])
+
+
+def _angles(layer, n):
+    transforms = layer._transforms(n, (6, 8))
+    return np.degrees(np.arctan2(transforms[:, 3], transforms[:, 0]))
+
+
+def test_random_draws_are_per_image_and_uniform_within_the_factor_range():
+    n = 4000
+    angles = _angles(layers.RandomRotation((-0.1, 0.2), seed=0), n)
+    assert -36.0 <= angles.min() < -34 and 70 < angles.max() <= 72.0
+    assert abs(angles.mean() - 18.0) < 2.0 and abs(angles.std() - 108 / 12 ** 0.5) < 2.0
+    symmetric = _angles(layers.RandomRotation(0.05, seed=0), n)
+    assert -18.0 <= symmetric.min() < -17 and 17 < symmetric.max() <= 18.0
+
+    t = layers.RandomTranslation((-0.5, 0.25), 0.1, seed=0)._transforms(n, (6, 8))
+    dy, dx = -t[:, 5] / 6, -t[:, 2] / 8
+    assert -0.5 <= dy.min() < -0.48 and 0.23 < dy.max() <= 0.25
+    assert -0.1 <= dx.min() < -0.09 and 0.09 < dx.max() <= 0.1
+    assert abs(np.corrcoef(dx, dy)[0, 1]) < 0.1  # independent draws
+    np.testing.assert_array_equal(t[:, [0, 4]], 1.0)
+
+    z = layers.RandomZoom((-0.3, 0.5), seed=0)._transforms(n, (6, 8))
+    np.testing.assert_array_equal(z[:, 0], z[:, 4])  # one draw for both axes
+    assert 0.7 <= z[:, 0].min() < 0.72 and 1.48 < z[:, 0].max() <= 1.5
+    z = layers.RandomZoom(0.2, (0.1, 0.4), seed=0)._transforms(n, (6, 8))
+    assert 0.8 <= z[:, 4].min() and z[:, 4].max() <= 1.2
+    assert 1.1 <= z[:, 0].min() and z[:, 0].max() <= 1.4
+    # Each image of a batch gets its own draw.
+    same = np.repeat(_square(1), 8, axis=0)
+    out = layers.RandomRotation(0.2, seed=1)(same)
+    assert len({o.tobytes() for o in out}) == 8
+
+
+def test_geometric_layers_are_seeded_and_the_identity_outside_training():
+    x = _distinct_batch(4, 5, 6, 2)
+    for make in (lambda **k: layers.RandomRotation(0.2, **k),
+                 lambda **k: layers.RandomTranslation(0.2, 0.3, **k),
+                 lambda **k: layers.RandomZoom(0.3, **k)):
+        np.testing.assert_array_equal(make(seed=4)(x), make(seed=4)(x))
+        assert not np.array_equal(make(seed=4)(x), make(seed=5)(x))
+        set_random_seed(3)
+        a = make()(x)
+        set_random_seed(3)
+        np.testing.assert_array_equal(make()(x), a)
+        np.testing.assert_array_equal(make(seed=0)(x, training=False), x)
+        assert make(seed=0)(x.astype("uint8")).dtype == np.float32
+
+
+def test_geometric_layers_on_single_images_and_channels_first():
+    x = _distinct_batch(1, 5, 6, 3)
+    for make in (lambda **k: layers.RandomRotation((0.1, 0.1), **k),
+                 lambda **k: layers.RandomTranslation((0.2, 0.2), (-0.3, -0.3), **k),
+                 lambda **k: layers.RandomZoom((0.3, 0.3), (-0.2, -0.2), **k)):
+        batch = make()(x)
+        np.testing.assert_array_equal(make()(x[0]), batch[0])
+        first = make(data_format="channels_first")(x.transpose(0, 3, 1, 2))
+        np.testing.assert_array_equal(first, batch.transpose(0, 3, 1, 2))
+
+
+@pytest.mark.parametrize("make, match", [
+    (lambda: layers.RandomRotation(1.5), r"RandomRotation.*Received: factor=1.5"),
+    (lambda: layers.RandomRotation((0.1, 0.2, 0.3)), r"RandomRotation.*Received: factor="),
+    (lambda: layers.RandomRotation(0.1, fill_mode="mirror"),
+     r"RandomRotation.*Received: fill_mode='mirror'"),
+    (lambda: layers.RandomRotation(0.1, interpolation="bicubic"),
+     r"RandomRotation.*Received: interpolation='bicubic'"),
+    (lambda: layers.RandomRotation(0.1, fill_value="black"),
+     r"RandomRotation.*Received: fill_value='black'"),
+    (lambda: layers.RandomTranslation(1.2, 0.1),
+     r"RandomTranslation.*\[-1, 1\].*Received: height_factor=1.2"),
+    (lambda: layers.RandomTranslation(0.1, (0.1,)),
+     r"RandomTranslation.*Received: width_factor=\(0.1,\)"),
+    (lambda: layers.RandomTranslation(0.1, "wide"),
+     r"RandomTranslation.*Received: width_factor='wide'"),
+    (lambda: layers.RandomZoom((-1.0, 0.2)),
+     r"RandomZoom.*\(-1, 1\].*Received: height_factor=\(-1.0, 0.2\)"),
+    (lambda: layers.RandomZoom(0.2, width_factor=2),
+     r"RandomZoom.*Received: width_factor=2"),
+    (lambda: layers.RandomZoom(0.2, fill_mode="mirror"),
+     r"RandomZoom.*Received: fill_mode='mirror'"),
+])
+def test_geometric_layers_reject_bad_arguments(make, match):
+    with pytest.raises(ValueError, match=match):
+        make()
+
+
 # -------------------------------------------------------------- in a model
 def test_augmentation_runs_in_fit_and_not_in_predict():
     model = hikeras.Sequential([
@@ -348,6 +503,8 @@ def test_augmentation_runs_in_fit_and_not_in_predict():
         layers.RandomFlip(seed=0), layers.RandomCrop(4, 4, seed=0),
         layers.RandomBrightness(0.1, value_range=(-5, 5), seed=0),
         layers.RandomContrast(0.2, value_range=(-5, 5), seed=0),
+        layers.RandomRotation(0.1, seed=0), layers.RandomTranslation(0.1, 0.1, seed=0),
+        layers.RandomZoom(0.2, seed=0),
         layers.Resizing(2, 2), layers.Flatten(), layers.Dense(1),
     ])
     model.compile(optimizer="sgd", loss="mse")
@@ -362,7 +519,11 @@ def test_configs_round_trip_through_serialize():
                   layers.CenterCrop(2, 2, data_format="channels_first"),
                   layers.RandomFlip("vertical", seed=3), layers.RandomCrop(2, 3, seed=1),
                   layers.RandomBrightness((-0.2, 0.1), value_range=(0, 1)),
-                  layers.RandomContrast(0.3, value_range=(0, 1), seed=2)]:
+                  layers.RandomContrast(0.3, value_range=(0, 1), seed=2),
+                  layers.RandomRotation((-0.1, 0.2), fill_mode="wrap", seed=4),
+                  layers.RandomTranslation(0.1, (0.0, 0.3), interpolation="nearest"),
+                  layers.RandomZoom(0.2, fill_mode="constant", fill_value=1.5),
+                  layers.RandomZoom((-0.2, 0.1), (0.3, 0.4), data_format="channels_first")]:
         clone = layers.deserialize(layers.serialize(layer))
         assert type(clone) is type(layer) and clone.get_config() == layer.get_config()
 
