@@ -29,6 +29,7 @@ from .conv_arguments import (
 from .conv_base import check_strides_and_dilation
 from .input_spec import InputSpec
 from .layer import Layer
+from .rnn_cells import forget_bias_one
 from .rnn_generic import RNN
 
 GATES = 4  # i, f, c, o
@@ -142,13 +143,7 @@ class ConvLSTMCell(Layer):
     def _bias_init(self):
         if not self.unit_forget_bias:
             return self.bias_initializer
-        filters, init = self.filters, self.bias_initializer
-
-        def forget_bias_one(shape, dtype=None):
-            return np.concatenate([np.asarray(init((filters,), dtype=dtype)),
-                                   np.ones((filters,), dtype),
-                                   np.asarray(init((2 * filters,), dtype=dtype))])
-        return forget_bias_one
+        return forget_bias_one(self.bias_initializer, self.filters)
 
     def _input_conv_attrs(self):
         return {"strides": self.strides, "padding": self.padding,

@@ -32,6 +32,16 @@ def _fused_activation(layer, argument, value):
     return fn
 
 
+def forget_bias_one(init, units):
+    """An initializer of a `(4 * units,)` LSTM bias (gates i, f, c, o): `init`,
+    except the forget gate's ones (Keras's `unit_forget_bias`)."""
+    def initializer(shape, dtype=None):
+        return np.concatenate([np.asarray(init((units,), dtype=dtype)),
+                               np.ones((units,), dtype),
+                               np.asarray(init((2 * units,), dtype=dtype))])
+    return initializer
+
+
 def _rate(value):
     return min(1.0, max(0.0, float(value)))   # Keras clips rates into [0, 1]
 
@@ -208,13 +218,7 @@ class LSTMCell(FusedCell):
     def _bias_init(self):
         if not self.unit_forget_bias:
             return self.bias_initializer
-        units, init = self.units, self.bias_initializer
-
-        def forget_bias_one(shape, dtype=None):
-            return np.concatenate([np.asarray(init((units,), dtype=dtype)),
-                                   np.ones((units,), dtype),
-                                   np.asarray(init((2 * units,), dtype=dtype))])
-        return forget_bias_one
+        return forget_bias_one(self.bias_initializer, self.units)
 
     def op_attributes(self):
         return {"activation": activations.serialize(self.activation),
