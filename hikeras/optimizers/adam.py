@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 
+from ._moments import update_moments
 from .optimizer import Optimizer
 
 
@@ -74,13 +75,7 @@ class Adam(Optimizer):
         alpha = learning_rate * math.sqrt(1.0 - self.beta_2 ** t) / (1.0 - self.beta_1 ** t)
         tmp = self._scratch_like(w)
 
-        np.subtract(gradient, m, out=tmp)
-        tmp *= 1.0 - self.beta_1
-        m += tmp
-        np.multiply(gradient, gradient, out=tmp)
-        tmp -= v
-        tmp *= 1.0 - self.beta_2
-        v += tmp
+        update_moments(m, v, gradient, self.beta_1, self.beta_2, tmp)
         if self.amsgrad:
             v_hat = self._velocity_hats[index].value
             np.maximum(v_hat, v, out=v_hat)

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ._moments import update_moments
 from .optimizer import Optimizer
 
 
@@ -85,13 +86,7 @@ class Lamb(Optimizer):
         t = self._local_step()
         tmp = self._scratch_like(w)
 
-        np.subtract(gradient, m, out=tmp)
-        tmp *= 1.0 - self.beta_1
-        m += tmp
-        np.multiply(gradient, gradient, out=tmp)
-        tmp -= v
-        tmp *= 1.0 - self.beta_2
-        v += tmp
+        update_moments(m, v, gradient, self.beta_1, self.beta_2, tmp)
         # update = m_hat / (sqrt(v_hat) + epsilon), built in the scratch buffer.
         np.divide(v, 1.0 - self.beta_2 ** t, out=tmp)
         np.sqrt(tmp, out=tmp)

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ._moments import update_moments
 from .optimizer import Optimizer
 
 
@@ -66,13 +67,7 @@ class Nadam(Optimizer):
         u_t, u_next = self._momentum_at(t), self._momentum_at(t + 1.0)
         u_product = float(self._u_product.value)
         tmp = self._scratch_like(w)
-        np.subtract(gradient, m, out=tmp)
-        tmp *= 1.0 - self.beta_1
-        m += tmp
-        np.multiply(gradient, gradient, out=tmp)
-        tmp -= v
-        tmp *= 1.0 - self.beta_2
-        v += tmp
+        update_moments(m, v, gradient, self.beta_1, self.beta_2, tmp)
         m_hat = m * (u_next / (1.0 - u_product * u_next))
         np.multiply(gradient, (1.0 - u_t) / (1.0 - u_product), out=tmp)
         m_hat += tmp
