@@ -1,11 +1,19 @@
-"""Pooling layers: max/average pooling in 1-3 dimensions and their global forms.
+"""Pooling layers: max/average pooling in 1-3 dimensions, global and adaptive forms.
 
 The windowed poolings are defined here, the global ones in
-`global_pooling.py`; Keras's short names (`MaxPool2D`, `AvgPool2D`,
+`global_pooling.py` and the adaptive ones in `adaptive_pooling.py`; Keras's short names (`MaxPool2D`, `AvgPool2D`,
 `GlobalAvgPool2D`, ...) are the same classes.
 """
 
 from .. import backend
+from .adaptive_pooling import (
+    AdaptiveAveragePooling1D,
+    AdaptiveAveragePooling2D,
+    AdaptiveAveragePooling3D,
+    AdaptiveMaxPooling1D,
+    AdaptiveMaxPooling2D,
+    AdaptiveMaxPooling3D,
+)
 from .conv_arguments import (
     check_input,
     check_windows,
@@ -176,4 +184,6 @@ __all__ = [
     "MaxPool1D", "MaxPool2D", "MaxPool3D", "AvgPool1D", "AvgPool2D", "AvgPool3D",
     "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPool3D",
     "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D",
+    "AdaptiveMaxPooling1D", "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D",
+    "AdaptiveAveragePooling1D", "AdaptiveAveragePooling2D", "AdaptiveAveragePooling3D",
 ]

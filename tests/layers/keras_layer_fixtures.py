@@ -17,11 +17,15 @@ windows), kernel layouts and weight order, recurrent gate order, masking and
 axes and moving statistics, attention's projections, masks and scaling,
 bilinear upsampling, the channels-first layouts of the 3D reshaping layers,
 how each merging layer broadcasts, and image resizing (half-pixel bilinear
-and nearest, aspect-ratio crops and pads, centre crops of smaller images).
+and nearest, aspect-ratio crops and pads, centre crops of smaller images),
+adaptive pooling's overlapping and repeating bins, spectral normalisation's
+in-place training update (kernel and `vector_u` after the call) and the
+reverse projection of `ReversibleEmbedding`.
 The random regularisation and augmentation layers are checked in inference
 mode (the identity), where their Keras configs load; the geometric
 augmentations (rotation, translation, zoom) also in training, with one-point
-factor ranges that make them deterministic. The categorical
+factor ranges that make them deterministic; the colour augmentations in
+training too, with probabilities of 1 or 0 and one-point ranges. The categorical
 preprocessing layers use given vocabularies and boundaries, on integer and
 string inputs (string outputs are stored decoded, as numpy str arrays).
 """
@@ -48,7 +52,8 @@ def case(name, class_name, kwargs, inputs, **options):
     Options: `call` (keyword arguments of the call: JSON values, plus `mask`
     as a nested list of booleans), `args` (pass several inputs positionally
     instead of as one list), `ints` (integer inputs in `[0, ints)`), `strings`
-    (string inputs drawn from this list),
+    (string inputs drawn from this list), `pixels` (float inputs uniform in
+    `(low, high)`, for colour layers),
     `states` (shapes of an `initial_state`).
     """
     return dict(name=name, class_name=class_name, kwargs=kwargs, inputs=inputs, **options)
@@ -101,6 +106,19 @@ POOLING = [
     case("global_max_pooling1d", "GlobalMaxPooling1D", {}, (2, 5, 3)),
     case("global_average_pooling1d_masked", "GlobalAveragePooling1D", {}, (2, 5, 3),
          call=dict(mask=MASK_2x5)),
+    # adaptive bins that overlap (7 -> 3, 10 -> 4), repeat (2 -> 5) or keep (4 -> 4) elements
+    case("adaptive_average_pooling1d", "AdaptiveAveragePooling1D", dict(output_size=3),
+         (2, 7, 2)),
+    case("adaptive_max_pooling1d_upsample_channels_first", "AdaptiveMaxPooling1D",
+         dict(output_size=5, data_format="channels_first"), (2, 3, 2)),
+    case("adaptive_average_pooling2d", "AdaptiveAveragePooling2D", dict(output_size=(3, 4)),
+         (2, 7, 10, 2)),
+    case("adaptive_max_pooling2d", "AdaptiveMaxPooling2D", dict(output_size=(4, 3)),
+         (2, 10, 7, 2)),
+    case("adaptive_average_pooling3d_channels_first", "AdaptiveAveragePooling3D",
+         dict(output_size=(2, 5, 4), data_format="channels_first"), (1, 2, 5, 2, 4)),
+    case("adaptive_max_pooling3d", "AdaptiveMaxPooling3D", dict(output_size=(3, 2, 2)),
+         (1, 7, 5, 3, 2)),
 ]
 
 RECURRENT = [
@@ -146,11 +164,27 @@ NORMALIZATION = [
     case("unit_norm", "UnitNormalization", dict(axis=[1, 2]), (2, 3, 4)),
     case("rms_norm", "RMSNormalization", {}, (2, 3, 4)),
     case("rms_norm_two_axes", "RMSNormalization", dict(axis=[2, 1], epsilon=0.1), (2, 3, 4)),
+    # the training call normalises the kernel and refines vector_u in place
+    case("spectral_norm_dense_training", "SpectralNormalization",
+         dict(layer=("Dense", dict(units=3))), (2, 4), call=dict(training=True)),
+    case("spectral_norm_conv2d_two_iterations", "SpectralNormalization",
+         dict(layer=("Conv2D", dict(filters=2, kernel_size=2)), power_iterations=2),
+         (2, 4, 4, 3), call=dict(training=True)),
+    case("spectral_norm_dense_inference", "SpectralNormalization",
+         dict(layer=("Dense", dict(units=2, use_bias=False))), (2, 3)),
 ]
 
 EMBEDDING_AND_MASKING = [
     case("embedding_mask_zero", "Embedding", dict(input_dim=6, output_dim=3, mask_zero=True),
          (2, 5), ints=6),
+    case("reversible_embedding_forward", "ReversibleEmbedding",
+         dict(input_dim=6, output_dim=3, mask_zero=True), (2, 5), ints=6),
+    # `args` passes `reverse=True` to the building call too (float inputs are not indices)
+    case("reversible_embedding_reverse_tied", "ReversibleEmbedding",
+         dict(input_dim=5, output_dim=3), (2, 4, 3), args=True, call=dict(reverse=True)),
+    case("reversible_embedding_reverse_untied_soft_cap", "ReversibleEmbedding",
+         dict(input_dim=4, output_dim=3, tie_weights=False, logit_soft_cap=2.0), (2, 3),
+         args=True, call=dict(reverse=True)),
     case("masking", "Masking", dict(mask_value=0.0), (2, 4, 3)),
 ]
 
@@ -307,6 +341,11 @@ IMAGE_PREPROCESSING = [
               data_format="channels_first"), (1, 2, 6, 5), call=dict(training=True)),
 ]
 
+# Strings for TextVectorization: case, ASCII and non-ASCII punctuation and
+# letters, runs of whitespace, an empty string.
+TEXTS = ["The cat sat.", "the DOG, the cat!", "  \u00bfQu\u00e9?  dog\tthe cat ",
+         "\u00c9clair it's", "", "Dog", "the cat sat."]
+
 CATEGORICAL_PREPROCESSING = [  # given vocabularies and boundaries (adapt has unit tests)
     case("category_encoding_one_hot", "CategoryEncoding",
          dict(num_tokens=5, output_mode="one_hot"), (2, 3), ints=5),
@@ -334,6 +373,25 @@ CATEGORICAL_PREPROCESSING = [  # given vocabularies and boundaries (adapt has un
          strings=["cat", "dog", "emu"]),
     case("string_lookup_invert", "StringLookup",
          dict(vocabulary=["cat", "dog", "fish"], invert=True), (2, 4), ints=6),
+    case("text_vectorization_int_padded", "TextVectorization",
+         dict(vocabulary=["the", "cat", "sat", "dog", "its"], output_sequence_length=5),
+         (6, 1), strings=TEXTS),
+    case("text_vectorization_ngrams_truncated", "TextVectorization",
+         dict(vocabulary=["the cat", "cat", "the", "dog the"], ngrams=(2, 1),
+              output_sequence_length=3), (5, 1), strings=TEXTS),
+    case("text_vectorization_ngrams_count", "TextVectorization",
+         dict(vocabulary=["the", "the cat", "cat sat", "the dog cat"], ngrams=3,
+              output_mode="count"), (6,), strings=TEXTS),
+    case("text_vectorization_characters_multi_hot", "TextVectorization",
+         dict(vocabulary=["a", "t", "é", "?", " ", "É"], split="character", standardize="lower",
+              output_mode="multi_hot", max_tokens=10, pad_to_max_tokens=True), (5, 1),
+         strings=TEXTS),
+    case("text_vectorization_tf_idf", "TextVectorization",
+         dict(vocabulary=["the", "cat", "dog,", "sat."], idf_weights=[0.5, 1.5, 2.0, 0.25],
+              standardize="strip_punctuation", output_mode="tf_idf"), (6, 1), strings=TEXTS),
+    case("text_vectorization_unsplit", "TextVectorization",
+         dict(vocabulary=["the cat sat.", "Dog"], standardize=None, split=None), (4, 1),
+         strings=TEXTS),
 ]
 
 UTILITY = [
@@ -371,9 +429,67 @@ CONV_RECURRENT = [
          (1, 3, 3, 5, 4, 2)),
 ]
 
+# The colour augmentations in training, with settings that make them
+# deterministic (probability 1 or 0, one-point ranges, a hue turn of exactly
+# half a turn either way), on pixels inside `value_range`.
+_RGB_255 = dict(pixels=(0, 255), call=dict(training=True))
+_RGB_1 = dict(pixels=(0, 1), call=dict(training=True))
+COLOR_PREPROCESSING = [
+    case("random_grayscale_all", "RandomGrayscale", dict(factor=1.0), (2, 3, 4, 3), **_RGB_255),
+    case("random_grayscale_channels_first", "RandomGrayscale",
+         dict(factor=1.0, data_format="channels_first"), (2, 3, 3, 4), **_RGB_255),
+    case("random_grayscale_single_image", "RandomGrayscale", dict(factor=1.0), (3, 4, 3),
+         **_RGB_1),
+    case("random_grayscale_one_channel", "RandomGrayscale", dict(factor=1.0), (2, 3, 3, 1),
+         **_RGB_255),
+    case("random_grayscale_never", "RandomGrayscale", dict(factor=0.0, seed=4), (2, 3, 3, 3),
+         **_RGB_255),
+    case("random_invert_all", "RandomInvert", dict(factor=(1.0, 1.0)), (2, 3, 3, 3), **_RGB_255),
+    case("random_invert_unit_range", "RandomInvert", dict(factor=(1.0, 1.0), value_range=(0, 1)),
+         (3, 4, 3), **_RGB_1),
+    case("random_invert_inference", "RandomInvert", dict(factor=0.7, seed=3), (2, 3, 3, 3),
+         pixels=(0, 255), call=dict(training=False)),
+    case("solarization_default", "Solarization", {}, (2, 3, 4, 3), **_RGB_255),
+    case("solarization_unit_range", "Solarization", dict(value_range=(0, 1)), (2, 3, 3, 2),
+         **_RGB_1),
+    case("solarization_inference", "Solarization",
+         dict(addition_factor=0.3, threshold_factor=(0.2, 0.6), seed=1), (2, 3, 3, 3),
+         pixels=(0, 255), call=dict(training=False)),
+    case("random_posterization_3_bits", "RandomPosterization", dict(factor=(3, 3)),
+         (2, 4, 4, 3), **_RGB_255),
+    case("random_posterization_unit_range_channels_first", "RandomPosterization",
+         dict(factor=(5, 5), value_range=(0, 1), data_format="channels_first"), (2, 3, 4, 4),
+         **_RGB_1),
+    case("random_posterization_8_bits", "RandomPosterization", dict(factor=(8, 8)), (3, 3, 3),
+         **_RGB_255),
+    case("auto_contrast", "AutoContrast", {}, (2, 4, 5, 3), pixels=(30, 200),
+         call=dict(training=True)),
+    case("auto_contrast_unit_range_inference", "AutoContrast", dict(value_range=(0, 1)),
+         (2, 3, 4, 2), pixels=(0.2, 0.7), call=dict(training=False)),
+    case("random_saturation_lower", "RandomSaturation", dict(factor=(0.3, 0.3),
+                                                             value_range=(0, 1)),
+         (2, 3, 4, 3), **_RGB_1),
+    case("random_saturation_raise_clipped", "RandomSaturation",
+         dict(factor=(0.65, 0.65), value_range=(0, 1)), (2, 3, 4, 3), **_RGB_1),
+    case("random_saturation_255", "RandomSaturation", dict(factor=(0.25, 0.25)), (2, 3, 3, 3),
+         **_RGB_255),
+    case("random_saturation_grey_channels_first", "RandomSaturation",
+         dict(factor=(0.0, 0.0), value_range=(0, 1), data_format="channels_first"),
+         (2, 3, 3, 4), **_RGB_1),
+    case("random_hue_half_turn", "RandomHue", dict(factor=(1.0, 1.0), value_range=(0, 1)),
+         (2, 3, 4, 3), **_RGB_1),
+    case("random_hue_half_turn_255_single_image", "RandomHue", dict(factor=(1.0, 1.0)),
+         (4, 3, 3), **_RGB_255),
+    case("random_hue_zero_channels_first", "RandomHue",
+         dict(factor=(0.0, 0.0), value_range=(0, 1), data_format="channels_first"),
+         (2, 3, 4, 3), **_RGB_1),
+    case("random_saturation_inference", "RandomSaturation", dict(factor=0.5, seed=2),
+         (2, 3, 3, 3), pixels=(0, 255), call=dict(training=False)),
+]
+
 CASES = (CONVOLUTION + POOLING + RECURRENT + NORMALIZATION + EMBEDDING_AND_MASKING + MERGING
          + RESHAPING + ACTIVATIONS + ATTENTION + REGULARIZATION + UTILITY
-         + IMAGE_PREPROCESSING + CATEGORICAL_PREPROCESSING + CONV_RECURRENT)
+         + IMAGE_PREPROCESSING + COLOR_PREPROCESSING + CATEGORICAL_PREPROCESSING + CONV_RECURRENT)
 
 
 def _build(keras, class_name, kwargs):
@@ -388,6 +504,8 @@ def _inputs(rng, spec):
     shapes = spec["inputs"] if isinstance(spec["inputs"], list) else [spec["inputs"]]
     if "ints" in spec:
         return [rng.integers(0, spec["ints"], shape).astype("int32") for shape in shapes]
+    if "pixels" in spec:
+        return [rng.uniform(*spec["pixels"], shape).astype("float32") for shape in shapes]
     if "strings" in spec:
         return [np.array(spec["strings"])[rng.integers(0, len(spec["strings"]), shape)]
                 for shape in shapes]

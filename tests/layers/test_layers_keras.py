@@ -111,7 +111,12 @@ def test_fixtures_cover_every_layer_family():
             "SpatialDropout2D", "AlphaDropout", "ActivityRegularization", "Resizing",
             "CenterCrop", "RandomFlip", "RandomCrop", "RandomBrightness",
             "RandomContrast", "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D", "RandomRotation",
-            "RandomTranslation", "RandomZoom"} <= classes
+            "RandomTranslation", "RandomZoom", "TextVectorization", "RandomGrayscale",
+            "RandomInvert", "Solarization", "RandomPosterization", "AutoContrast",
+            "RandomSaturation", "RandomHue", "AdaptiveAveragePooling1D",
+            "AdaptiveAveragePooling2D", "AdaptiveAveragePooling3D", "AdaptiveMaxPooling1D",
+            "AdaptiveMaxPooling2D", "AdaptiveMaxPooling3D", "SpectralNormalization",
+            "ReversibleEmbedding"} <= classes
     assert str(FIXTURES["keras_version"]).startswith("3.")
 
 
