@@ -43,12 +43,25 @@ def with_module_hints(entry, module):
         suffix = next((s for s in _ARGUMENT_MODULES if key.endswith(s)), None)
         if suffix is not None:
             config[key] = with_module_hints(value, _ARGUMENT_MODULES[suffix])
-    if isinstance(config.get("layers"), list):
-        config["layers"] = [with_module_hints(layer, _MODEL_MODULES.get(
-            layer.get("class_name"), "keras.layers")) if isinstance(layer, dict) else layer
-            for layer in config["layers"]]
+    for key in ("layers", "cells"):  # a model's layers, StackedRNNCells's cells
+        if isinstance(config.get(key), list):
+            config[key] = [_layer_hints(layer) for layer in config[key]]
+    for key in _NESTED_LAYER_KEYS:
+        if isinstance(config.get(key), dict):
+            config[key] = _layer_hints(config[key])
     entry["config"] = config
     return entry
+
+
+# Config keys that hold one nested layer: wrappers (TimeDistributed, Bidirectional,
+# SpectralNormalization) and RNN(cell). Keras cannot rebuild them without their module.
+_NESTED_LAYER_KEYS = ("layer", "backward_layer", "cell")
+
+
+def _layer_hints(layer):
+    if not isinstance(layer, dict):
+        return layer
+    return with_module_hints(layer, _MODEL_MODULES.get(layer.get("class_name"), "keras.layers"))
 
 
 def model_to_config(model):

@@ -209,3 +209,22 @@ def test_keras3_loads_our_keras_archives_and_resumes_training(kind):
     # One more Adam step in Keras lands where hikeras's does; Keras 3's LSTM
     # step differs by ~3e-3 (as for its own files, see above).
     assert result["next_max_abs_diff"] < (1e-2 if kind == "rnn" else 1e-5)
+
+
+def test_layers_nested_in_wrappers_carry_keras_module_hints():
+    """Keras 3 finds a wrapped layer's class through its `module` key: without it,
+    Keras 3.15 failed to load our files of models holding `TimeDistributed`,
+    `Bidirectional`, `RNN(cell)` or `SpectralNormalization` (checked by hand with
+    Keras 3.15.1: with the keys, it loads them and predicts within 1e-7)."""
+    from hikeras.saving.model_config import model_to_config
+
+    L = hikeras.layers
+    model = hikeras.Sequential([
+        hikeras.Input((5, 3)), L.RNN(L.LSTMCell(4), return_sequences=True),
+        L.TimeDistributed(L.Dense(2)), L.Bidirectional(L.LSTM(2)),
+        L.SpectralNormalization(L.Dense(1))])
+    wrapped = [layer["config"].get(key) for layer in model_to_config(model)["config"]["layers"]
+               for key in ("layer", "cell", "backward_layer")]
+    wrapped = [w for w in wrapped if w is not None]
+    assert [w["class_name"] for w in wrapped] == ["LSTMCell", "Dense", "LSTM", "LSTM", "Dense"]
+    assert all(w["module"] == "keras.layers" and w["registered_name"] is None for w in wrapped)
