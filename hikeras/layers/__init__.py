@@ -15,11 +15,9 @@ from .layer import Layer
 _FAMILIES = (
     "core", "regularization", "reshaping", "op_layer", "convolutional", "pooling",
     "normalization", "wrapper", "spectral_normalization", "recurrent", "conv_lstm",
-    "embedding", "masking", "merging",
-    "advanced_activations",
-    "attention", "preprocessing", "preprocessing_image", "preprocessing_categorical",
-    "preprocessing_color",
-    "preprocessing_text",
+    "embedding", "masking", "merging", "advanced_activations", "attention", "preprocessing",
+    "preprocessing_image", "preprocessing_geometric", "preprocessing_color",
+    "preprocessing_categorical", "preprocessing_text",
 )
 
 __all__ = ["Input", "InputLayer", "InputSpec", "Layer", "deserialize", "serialize"]
