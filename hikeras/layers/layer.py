@@ -109,7 +109,8 @@ class Layer:
         self._inbound_nodes = []
         self._build_shapes = None
         self._batch_input_shape = _declared_input_shape(kwargs)
-        sig = inspect.signature(self.call).parameters
+        self._call_signature = inspect.signature(self.call)
+        sig = self._call_signature.parameters
         self._call_has_training = "training" in sig
         # A non-None default of `call`'s `training` applies when neither the
         # caller nor an enclosing call says (Keras 3: augmentation layers
@@ -443,7 +444,7 @@ class Layer:
         """
         if not self._call_masked_arguments:
             return {}
-        bound = inspect.signature(self.call).bind_partial(*args, **kwargs).arguments
+        bound = self._call_signature.bind_partial(*args, **kwargs).arguments
         found = {}
         for name in self._call_masked_arguments:
             if name in bound and bound.get(f"{name}_mask") is None:
