@@ -1,30 +1,35 @@
 """Layers, and the name table used to rebuild them from configs.
 
-Each family module lists its public layers (and functional forms such as
-`add`, `concatenate`) in `__all__`; everything listed is exported here, and
-every `Layer` subclass among them is registered for deserialisation.
+The base classes (`Layer`, `InputSpec`, `InputLayer`, the symbolic `KerasTensor`
+and `Node`) sit at this level; every layer lives in a family sub-package that
+mirrors Keras's `keras/src/layers/` (core, convolutional, pooling, ...). Each
+module lists its public layers (and functional forms such as `add`) in
+`__all__`: everything listed is exported here, and every `Layer` subclass among
+them is registered for deserialisation. There is no hand-kept list: a new
+module is picked up by being in a family folder.
 """
 
 import importlib
+import pkgutil
 
 from ..saving.serialization import deserialize_keras_object, serialize_keras_object
 from .input_layer import Input, InputLayer
 from .input_spec import InputSpec
 from .layer import Layer
 
-_FAMILIES = (
-    "core", "regularization", "reshaping", "op_layer", "convolutional", "pooling",
-    "normalization", "wrapper", "spectral_normalization", "recurrent", "conv_lstm",
-    "embedding", "masking", "merging", "advanced_activations", "attention", "preprocessing",
-    "preprocessing_image", "preprocessing_geometric", "preprocessing_color",
-    "preprocessing_categorical", "preprocessing_text",
-)
-
 __all__ = ["Input", "InputLayer", "InputSpec", "Layer", "deserialize", "serialize"]
 _LAYERS = {"InputLayer": InputLayer}
-for _family in _FAMILIES:
-    _module = importlib.import_module(f"{__name__}.{_family}")
-    for _name in _module.__all__:
+
+
+def _family_modules():
+    """Every module inside the family sub-packages, in a fixed (sorted) order."""
+    for info in sorted(pkgutil.walk_packages(__path__, f"{__name__}."), key=lambda i: i.name):
+        if info.name.count(".") > 2 or info.ispkg:  # hikeras.layers.<family>.<module>...
+            yield importlib.import_module(info.name)
+
+
+for _module in _family_modules():
+    for _name in getattr(_module, "__all__", ()):
         _obj = getattr(_module, _name)
         globals()[_name] = _obj
         __all__.append(_name)

@@ -1,13 +1,11 @@
 """Activation layers: ReLU, LeakyReLU, PReLU, ELU, Softmax."""
 
-import doctest
 
 import numpy as np
 import pytest
 
 import hikeras
 from hikeras import layers
-from hikeras.layers import advanced_activations
 from tests.helpers.layer_test import run_layer_test
 
 rng = np.random.default_rng(51)
@@ -102,5 +100,3 @@ def test_negative_arguments_are_rejected(make):
         make()
 
 
-def test_docstring_examples():
-    assert doctest.testmod(advanced_activations).failed == 0

@@ -125,11 +125,3 @@ def test_bad_score_mode():
         layers.Attention(score_mode="sum")
 
 
-def test_docstring_examples():
-    import doctest
-
-    from hikeras.layers import attention, einsum_dense, multi_head_attention
-
-    for module in (attention, einsum_dense, multi_head_attention):
-        result = doctest.testmod(module)
-        assert result.failed == 0 and result.attempted > 0, module.__name__

@@ -6,7 +6,6 @@ kernel taps, so it shares nothing with the backend's GEMM convolution.
 Keras's own outputs are compared in `test_layers_keras.py`.
 """
 
-import doctest
 import itertools
 
 import numpy as np
@@ -14,7 +13,6 @@ import pytest
 
 import hikeras
 from hikeras import layers
-from hikeras.layers import conv_lstm
 from tests.helpers.layer_test import run_layer_test
 
 LAYERS = {1: layers.ConvLSTM1D, 2: layers.ConvLSTM2D, 3: layers.ConvLSTM3D}
@@ -268,5 +266,3 @@ def test_dropout_step_masks_each_gate_input_separately():
     assert not np.allclose(input_masks[0], input_masks[1])
 
 
-def test_docstring_examples():
-    assert doctest.testmod(conv_lstm).failed == 0

@@ -1,13 +1,11 @@
 """Lambda (serialised by registered name only) and Identity."""
 
-import doctest
 
 import numpy as np
 import pytest
 
 import hikeras
 from hikeras import layers, ops
-from hikeras.layers import core
 from hikeras.saving import register_keras_serializable
 from tests.helpers.layer_test import run_layer_test
 
@@ -104,5 +102,3 @@ def test_keras3_function_config_resolves_by_registered_name():
     assert layers.Lambda.from_config(config).function is affine
 
 
-def test_docstring_examples():
-    assert doctest.testmod(core).failed == 0

@@ -1,6 +1,5 @@
 """Merging layers: elementwise merges, Concatenate, Dot and the functional forms."""
 
-import doctest
 
 import numpy as np
 import pytest
@@ -8,7 +7,7 @@ import pytest
 import hikeras
 from hikeras import layers
 from hikeras.backend import apply
-from hikeras.layers import Layer, merging
+from hikeras.layers import Layer
 from tests.helpers.layer_test import run_layer_test
 
 rng = np.random.default_rng(31)
@@ -158,5 +157,3 @@ def test_configs_round_trip():
         assert type(clone) is type(layer) and clone.get_config() == layer.get_config()
 
 
-def test_docstring_examples():
-    assert doctest.testmod(merging).failed == 0

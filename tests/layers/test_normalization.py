@@ -1,14 +1,12 @@
 """Normalisation layers: BatchNormalization, LayerNormalization, GroupNormalization,
 UnitNormalization, RMSNormalization."""
 
-import doctest
 
 import numpy as np
 import pytest
 
 import hikeras
 from hikeras import layers
-from hikeras.layers import normalization
 from tests.helpers.layer_test import run_layer_test
 
 rng = np.random.default_rng(21)
@@ -315,5 +313,3 @@ def test_rms_normalization_ends_the_mask_as_keras():
     assert outputs._keras_mask is None
 
 
-def test_docstring_examples():
-    assert doctest.testmod(normalization).failed == 0

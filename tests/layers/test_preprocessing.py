@@ -1,13 +1,11 @@
 """Preprocessing layers: Rescaling and Normalization (with adapt)."""
 
-import doctest
 
 import numpy as np
 import pytest
 
 import hikeras
 from hikeras import layers
-from hikeras.layers import preprocessing
 from tests.helpers.layer_test import run_layer_test
 
 rng = np.random.default_rng(61)
@@ -105,5 +103,3 @@ def test_normalization_errors():
         layer.adapt(np.ones((4, 5)))
 
 
-def test_docstring_examples():
-    assert doctest.testmod(preprocessing).failed == 0

@@ -3,7 +3,6 @@ StringLookup. Values are worked by hand; the adapt results quoted from Keras
 were printed by Keras 3.15.1 on the same data. `test_layers_keras.py` checks
 given vocabularies and boundaries against real Keras outputs."""
 
-import doctest
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +10,6 @@ import pytest
 
 import hikeras
 from hikeras import layers
-from hikeras.layers import categorical_encoding, index_lookup, preprocessing_categorical
 from tests.helpers.layer_test import run_layer_test
 
 
@@ -47,11 +45,6 @@ def test_string_lookup_passes_the_harness(output_mode, output_shape):
                                          "output_mode": output_mode},
                    input_data=data, expected_output_shape=output_shape,
                    expected_num_trainable_weights=0, check_gradients=False)
-
-
-def test_docstring_examples():
-    for module in (preprocessing_categorical, categorical_encoding, index_lookup):
-        assert doctest.testmod(module).failed == 0
 
 
 # --------------------------------------------------------- CategoryEncoding

@@ -6,14 +6,12 @@ harness, values worked out by hand, statistics of the random draws, seeding,
 inference mode, gradients and argument errors.
 """
 
-import doctest
 
 import numpy as np
 import pytest
 
 import hikeras
 from hikeras import layers
-from hikeras.layers import preprocessing_color
 from hikeras.utils import set_random_seed
 from tests.helpers.layer_test import run_layer_test
 
@@ -22,10 +20,6 @@ rng = np.random.default_rng(11)
 
 def pixels(*shape, low=0.0, high=255.0):
     return rng.uniform(low, high, size=shape).astype("float32")
-
-
-def test_docstring_examples():
-    assert doctest.testmod(preprocessing_color).failed == 0
 
 
 # ------------------------------------------------------------------ harness

@@ -6,14 +6,12 @@ harness, values worked out by hand, and statistical and structural checks of
 the random layers in training.
 """
 
-import doctest
 
 import numpy as np
 import pytest
 
 import hikeras
 from hikeras import layers
-from hikeras.layers import preprocessing_image
 from hikeras.utils import set_random_seed
 from tests.helpers.layer_test import run_layer_test
 
@@ -528,5 +526,3 @@ def test_configs_round_trip_through_serialize():
         assert type(clone) is type(layer) and clone.get_config() == layer.get_config()
 
 
-def test_docstring_examples():
-    assert doctest.testmod(preprocessing_image).failed == 0

@@ -3,7 +3,6 @@ expected values were also printed by Keras 3.15.1 (TensorFlow) on the same
 data. `test_layers_keras.py` checks given vocabularies against real Keras
 outputs."""
 
-import doctest
 import json
 from pathlib import Path
 
@@ -12,7 +11,6 @@ import pytest
 
 import hikeras
 from hikeras import layers
-from hikeras.layers import preprocessing_text
 from hikeras.saving import register_keras_serializable
 from tests.helpers.layer_test import run_layer_test
 
@@ -45,10 +43,6 @@ def test_passes_the_harness(kwargs, output_shape):
                    input_data=np.array([["a b zz"], ["c c a"]]),
                    expected_output_shape=output_shape, expected_num_trainable_weights=0,
                    expected_num_non_trainable_weights=0, check_gradients=False)
-
-
-def test_docstring_examples():
-    assert doctest.testmod(preprocessing_text).failed == 0
 
 
 # -------------------------------------------------------------- standardize

@@ -5,7 +5,6 @@ The statistical checks draw many samples and allow five standard errors,
 computed from the distribution each layer should produce.
 """
 
-import doctest
 import math
 
 import numpy as np
@@ -13,7 +12,6 @@ import pytest
 
 import hikeras
 from hikeras import layers
-from hikeras.layers import regularization
 from tests.helpers.layer_test import run_layer_test
 
 rng = np.random.default_rng(31)
@@ -247,5 +245,3 @@ def test_spatial_dropout1d_takes_no_data_format_as_keras():
         layers.SpatialDropout1D(0.5, data_format="channels_first")
 
 
-def test_docstring_examples():
-    assert doctest.testmod(regularization).failed == 0

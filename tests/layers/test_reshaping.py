@@ -1,13 +1,11 @@
 """Reshaping layers: Permute, RepeatVector, UpSampling, ZeroPadding, Cropping (1D-3D)."""
 
-import doctest
 
 import numpy as np
 import pytest
 
 import hikeras
 from hikeras import layers
-from hikeras.layers import reshaping
 from tests.helpers.layer_test import run_layer_test
 
 rng = np.random.default_rng(41)
@@ -193,5 +191,3 @@ def test_cropping_everything_is_an_error_naming_the_layer():
         layers.Cropping3D((0, 1, 2), name="crop3")(np.zeros((1, 5, 5, 4, 2), "float32"))
 
 
-def test_docstring_examples():
-    assert doctest.testmod(reshaping).failed == 0

@@ -5,7 +5,7 @@ import pytest
 
 import hikeras
 from hikeras import layers
-from hikeras.layers.spectral_normalization import spectral_norm_step
+from hikeras.layers.normalization.spectral_normalization import spectral_norm_step
 from tests.helpers.layer_test import run_layer_test
 
 rng = np.random.default_rng(41)

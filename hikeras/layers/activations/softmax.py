@@ -1,0 +1,40 @@
+"""Softmax layer, with an optional mask."""
+
+from ... import ops
+from ..layer import Layer
+
+__all__ = ["Softmax"]
+
+
+class Softmax(Layer):
+    """Softmax over `axis`, optionally ignoring masked-out entries.
+
+    Args:
+        axis: an int, or a list of ints to normalise over several axes.
+
+    Call arguments:
+        inputs: the logits.
+        mask: optional boolean tensor broadcastable to `inputs`; entries
+            where it is False get a logit of `-1e9` (so ~0 probability).
+
+    >>> import numpy as np
+    >>> out = Softmax()(np.array([[0.0, 0.0, 5.0]]), mask=np.array([[True, True, False]]))
+    >>> np.round(out, 3).tolist()
+    [[0.5, 0.5, 0.0]]
+    """
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = list(axis) if isinstance(axis, (list, tuple)) else int(axis)
+
+    def call(self, inputs, mask=None):
+        if mask is not None:
+            keep = ops.cast(mask, inputs.dtype)
+            inputs = ops.add(inputs, ops.multiply(ops.subtract(1.0, keep), -1e9))
+        axis = tuple(self.axis) if isinstance(self.axis, list) else self.axis
+        return ops.softmax(inputs, axis=axis)
+
+    def get_config(self):
+        config = super().get_config()
+        config["axis"] = self.axis
+        return config

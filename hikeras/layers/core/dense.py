@@ -1,0 +1,85 @@
+"""Dense: `activation(inputs @ kernel + bias)`, one fused op."""
+
+from ... import activations, backend, constraints, initializers, regularizers
+from ...backend import FUSED_DENSE_ACTIVATIONS
+from ..input_spec import InputSpec
+from ..layer import Layer
+from ..weight_options import serialize_weight_options
+
+__all__ = ["Dense"]
+
+
+class Dense(Layer):
+    """Densely connected layer: `activation(inputs @ kernel + bias)`.
+
+    The product, bias and (for linear/relu/sigmoid/tanh) activation run as
+    one fused backend op with a single hand-written gradient.
+
+    Args:
+        units: output dimension.
+        activation: activation name or callable (default linear).
+        use_bias: whether to add a bias.
+        kernel_initializer: default `"glorot_uniform"`.
+        bias_initializer: default `"zeros"`.
+        kernel_regularizer, bias_regularizer, activity_regularizer: penalties.
+        kernel_constraint, bias_constraint: projections after each update.
+
+    >>> import numpy as np
+    >>> Dense(2, activation="relu")(np.ones((1, 3), "float32")).shape
+    (1, 2)
+    """
+
+    def __init__(self, units, activation=None, use_bias=True,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, **kwargs):
+        super().__init__(**kwargs)
+        self.supports_masking = True  # passes the input's mask on, as Keras
+        if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
+            raise ValueError(f"units must be a positive integer. Received: units={units!r}")
+        self.units = units
+        self.activation = activations.get(activation)
+        self.use_bias = bool(use_bias)
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.activity_regularizer = regularizers.get(activity_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+        name = activations.serialize(self.activation)
+        self._fused_activation = name if name in FUSED_DENSE_ACTIVATIONS else None
+        self.input_spec = InputSpec(min_ndim=2)
+
+    def build(self, input_shape):
+        input_dim = input_shape[-1]
+        if input_dim is None:
+            raise ValueError(
+                f"The last dimension of the input to Dense layer '{self.name}' must be known. "
+                f"Received: input_shape={input_shape}"
+            )
+        self.kernel = self.add_weight(
+            shape=(input_dim, self.units), initializer=self.kernel_initializer, name="kernel",
+            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
+        self.bias = None
+        if self.use_bias:
+            self.bias = self.add_weight(
+                shape=(self.units,), initializer=self.bias_initializer, name="bias",
+                regularizer=self.bias_regularizer, constraint=self.bias_constraint)
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
+
+    def call(self, inputs):
+        params = (self.kernel, self.bias) if self.use_bias else (self.kernel,)
+        if self._fused_activation is not None:
+            return backend.apply("dense", inputs, *params, activation=self._fused_activation)
+        return self.activation(backend.apply("dense", inputs, *params))
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({
+            "units": self.units,
+            "activation": activations.serialize(self.activation),
+            "use_bias": self.use_bias,
+            **serialize_weight_options(self),
+        })
+        return config

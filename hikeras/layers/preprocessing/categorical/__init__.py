@@ -1,0 +1,5 @@
+"""Categorical preprocessing: vocabulary lookups, category encoding and discretization.
+
+The public classes are exported from `hikeras.layers`, which collects every
+module's `__all__`.
+"""

@@ -1,0 +1,5 @@
+"""Image preprocessing and augmentation layers.
+
+The public classes are exported from `hikeras.layers`, which collects every
+module's `__all__`.
+"""

@@ -1,0 +1,168 @@
+"""What the image preprocessing layers share: argument checks, axes, crops and the random-layer base."""
+
+import numbers
+
+import numpy as np
+
+from .... import backend, ops
+from ....backend import SymbolicTensor
+from ....utils.rng import make_generator
+from ...convolutional.arguments import standardize_data_format
+from ...layer import Layer
+
+_INTERPOLATIONS = ("bilinear", "nearest")
+
+
+# ----------------------------------------------------------------- arguments
+def _is_number(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _positive_int(layer_name, argument, value):
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{layer_name} expects `{argument}` to be a positive integer. "
+                         f"Received: {argument}={value!r}")
+    return int(value)
+
+
+def _factor_range(layer_name, factor, low, high):
+    """Keras's reading of `factor`: a pair sorted, or a number `f` as `(max(-f, low), f)`."""
+    message = (f"{layer_name} expects `factor` to be a number or a pair of numbers in "
+               f"[{low}, {high}]. Received: factor={factor!r}")
+    if isinstance(factor, (list, tuple)):
+        if len(factor) != 2 or not all(_is_number(f) and low <= f <= high for f in factor):
+            raise ValueError(message)
+        return tuple(sorted(factor))
+    if not _is_number(factor) or not low <= factor <= high:
+        raise ValueError(message)
+    return (max(-abs(factor), low), abs(factor))
+
+
+def _value_range(layer_name, value_range):
+    if (not isinstance(value_range, (list, tuple)) or len(value_range) != 2
+            or not all(_is_number(v) for v in value_range)):
+        raise ValueError(f"{layer_name} expects `value_range` to be a pair of numbers "
+                         f"(low, high). Received: value_range={value_range!r}")
+    return value_range
+
+
+# -------------------------------------------------------------------- layout
+def _spatial_axes(layer, shape):
+    """The height and width axes of a single image or a batch of images."""
+    if len(shape) not in (3, 4):
+        raise ValueError(
+            f"Layer '{layer.name}' ({type(layer).__name__}) expects a single image (rank 3) "
+            f"or a batch of images (rank 4). Received: input_shape={tuple(shape)}")
+    first = len(shape) - (2 if layer.data_format == "channels_first" else 3)
+    return first, first + 1
+
+
+def _with_size(shape, axes, size):
+    shape = list(shape)
+    for axis, length in zip(axes, size):
+        shape[axis] = length
+    return tuple(shape)
+
+
+def _crop(images, axes, starts, size):
+    key = [slice(None)] * len(images.shape)
+    for axis, start, length in zip(axes, starts, size):
+        key[axis] = slice(start, start + length)
+    return backend.apply("getitem", images, key=tuple(key))
+
+
+def _aspect_window(in_size, size, caster=float):
+    """The centred window of the input with the target's aspect ratio, as Keras finds it.
+
+    `in_size` and `size` are `(height, width)`; returns `(starts, lengths)`.
+    Each side is `int(other_side * target_ratio)` clipped to `[1, side]`,
+    computed in `caster`'s precision (Keras's resize uses float32).
+    """
+    (height, width), (target_h, target_w) = in_size, size
+    crop_h = max(min(height, int(caster(width * target_h) / caster(target_w))), 1)
+    crop_w = max(min(width, int(caster(height * target_w) / caster(target_h))), 1)
+    starts = (int(caster(height - crop_h) / 2), int(caster(width - crop_w) / 2))
+    return starts, (crop_h, crop_w)
+
+
+def _pad_to_aspect(images, axes, size, fill_value):
+    """Pads the short side evenly to the target's aspect ratio, as Keras does.
+
+    Keras pads `start` rows (or columns) on both sides, where `start` is half
+    the missing length rounded down, so an odd difference leaves one short.
+    """
+    height, width = (images.shape[a] for a in axes)
+    target_h, target_w = size
+    full_h = max(height, int(np.float32(width * target_h) / np.float32(target_w)))
+    full_w = max(width, int(np.float32(height * target_w) / np.float32(target_h)))
+    widths = [(0, 0)] * len(images.shape)
+    for axis, full, have in zip(axes, (full_h, full_w), (height, width)):
+        start = int(np.float32(full - have) / 2)
+        widths[axis] = (start, start)
+    if all(w == (0, 0) for w in widths):
+        return images
+    return ops.pad(images, widths, constant_values=fill_value)
+
+
+def _resize(images, axes, size, interpolation):
+    op = "resize_nearest" if interpolation == "nearest" else "resize_bilinear"
+    return backend.apply(op, images, size=tuple(size), axes=tuple(axes))
+
+
+def _smart_resize(images, axes, size):
+    """Keras's `smart_resize`: the largest centred window of the target's aspect
+    ratio, resized bilinearly to `size`."""
+    starts, lengths = _aspect_window(tuple(images.shape[a] for a in axes), size)
+    return _resize(_crop(images, axes, starts, lengths), axes, size, "bilinear")
+
+
+def _to_float(layer, images):
+    """Images in the layer's float dtype (integer images become floats)."""
+    if np.dtype(images.dtype) == np.dtype(layer.dtype):
+        return images
+    return ops.cast(images, layer.dtype)
+
+
+def _per_image_shape(images):
+    """One value per image, broadcast over its pixels and channels."""
+    return (images.shape[0], 1, 1, 1) if len(images.shape) == 4 else (1, 1, 1)
+
+
+class _ImageLayer(Layer):
+    """Shared by the layers here: the data format and the rank check."""
+
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        self.data_format = standardize_data_format(data_format)
+
+    def compute_output_spec(self, inputs, training=None):
+        _spatial_axes(self, inputs.shape)
+        return SymbolicTensor(inputs.shape, self.dtype)
+
+    def get_config(self):
+        config = super().get_config()
+        config["data_format"] = self.data_format
+        return config
+
+
+# -------------------------------------------------------------------- random
+class _RandomImageLayer(_ImageLayer):
+    """A layer that augments unless `training=False`, drawing from its own generator."""
+
+    def __init__(self, seed=None, data_format=None, **kwargs):
+        super().__init__(data_format=data_format, **kwargs)
+        self.seed = seed
+        self._rng = make_generator(seed)
+
+    def call(self, inputs, training=True):
+        images = _to_float(self, inputs)
+        _spatial_axes(self, images.shape)
+        return self._augment(images) if training else self._infer(images)
+
+    def _infer(self, images):
+        return images
+
+    def get_config(self):
+        config = super().get_config()
+        config["seed"] = self.seed
+        return config

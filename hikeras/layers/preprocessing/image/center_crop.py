@@ -1,0 +1,56 @@
+"""CenterCrop."""
+
+from ....backend import SymbolicTensor
+from .base_image_layer import (
+    _crop,
+    _ImageLayer,
+    _positive_int,
+    _smart_resize,
+    _spatial_axes,
+    _to_float,
+    _with_size,
+)
+
+__all__ = ["CenterCrop"]
+
+
+class CenterCrop(_ImageLayer):
+    """Crops the centre `(height, width)` of images.
+
+    The window starts at half the excess, rounded down. An image smaller than
+    the target along either side is instead cropped to the largest centred
+    window with the target's aspect ratio and resized bilinearly to the
+    target, as Keras does. Outputs are floats.
+
+    Args:
+        height, width: the output size.
+        data_format: `"channels_last"` (default) or `"channels_first"`.
+
+    >>> import numpy as np
+    >>> CenterCrop(1, 2)(np.arange(9.0).reshape(3, 3, 1)).ravel().tolist()
+    [3.0, 4.0]
+    """
+
+    def __init__(self, height, width, data_format=None, **kwargs):
+        super().__init__(data_format=data_format, **kwargs)
+        self.height = _positive_int("CenterCrop", "height", height)
+        self.width = _positive_int("CenterCrop", "width", width)
+
+    def call(self, inputs):
+        images = _to_float(self, inputs)
+        axes = _spatial_axes(self, images.shape)
+        size = (self.height, self.width)
+        excess = [images.shape[a] - s for a, s in zip(axes, size)]
+        if min(excess) >= 0:
+            return _crop(images, axes, [e // 2 for e in excess], size)
+        return _smart_resize(images, axes, size)
+
+    def compute_output_spec(self, inputs):
+        axes = _spatial_axes(self, inputs.shape)
+        return SymbolicTensor(_with_size(inputs.shape, axes, (self.height, self.width)),
+                              self.dtype)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({"height": self.height, "width": self.width})
+        return config
