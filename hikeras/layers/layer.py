@@ -19,8 +19,8 @@ import threading
 
 import numpy as np
 
-from .. import constraints, initializers, regularizers
-from ..backend import SymbolicTensor, apply
+from .. import constraints, initializers, ops, regularizers
+from ..backend import SymbolicTensor
 from ..utils import tree
 from ..utils.dtype_utils import standardize_dtype
 from ..variables import Variable
@@ -358,7 +358,7 @@ class Layer:
             if isinstance(x, np.ndarray):
                 if x.dtype != self.dtype and np.issubdtype(x.dtype, np.floating):
                     # The cast op keeps an array watched by a tape differentiable.
-                    return apply("cast", x, dtype=self.dtype)
+                    return ops.cast(x, self.dtype)
                 return x
             if isinstance(x, (list, float, int)) or np.isscalar(x):
                 arr = np.asarray(x)

@@ -11,13 +11,14 @@ import itertools
 
 import numpy as np
 
-from .. import backend, ops, optimizers
+from .. import ops, optimizers
 from .. import metrics as metrics_module
 from ..backend import GradientTape
 from ..callbacks import CallbackList
 from ..callbacks.progbar_logger import resolve_verbose
 from ..distribute.scope import get_strategy
 from ..layers.layer import flat_masks
+from ..ops import kernels
 from ..utils import tree
 from ..utils.rng import make_generator
 from .compile_utils import (
@@ -225,7 +226,7 @@ class Trainer:
                     f"{m.shape}; its targets must start with those dimensions. "
                     f"Received: targets of shape {target.shape}")
             rows = ops.reshape(preds[i], (-1,) + tuple(preds[i].shape[m.ndim:]))
-            preds[i] = backend.apply("gather_rows", rows, np.flatnonzero(m))
+            preds[i] = kernels.gather_rows(rows, np.flatnonzero(m))
             ys[i] = target[m]
             if weights[i] is not None:
                 w = np.asarray(weights[i])

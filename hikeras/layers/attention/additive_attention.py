@@ -1,6 +1,6 @@
 """AdditiveAttention: Bahdanau-style additive attention."""
 
-from ... import backend
+from ... import ops
 from .attention import Attention
 
 __all__ = ["AdditiveAttention"]
@@ -30,12 +30,10 @@ class AdditiveAttention(Attention):
                                          initializer="glorot_uniform", name="scale")
 
     def _scores(self, query, key):
-        pairs = backend.apply("tanh", backend.apply(
-            "add", backend.apply("expand_dims", query, axis=-2),
-            backend.apply("expand_dims", key, axis=-3)))
+        pairs = ops.tanh(ops.add(ops.expand_dims(query, -2), ops.expand_dims(key, -3)))
         if self.scale is not None:
-            pairs = backend.apply("multiply", self.scale, pairs)
-        return backend.apply("sum", pairs, axis=-1)
+            pairs = ops.multiply(self.scale, pairs)
+        return ops.sum(pairs, axis=-1)
 
     def get_config(self):
         config = super().get_config()

@@ -2,8 +2,9 @@
 
 import numpy as np
 
-from ... import backend
+from ... import ops
 from ...backend import SymbolicTensor
+from ...ops import kernels
 from ...utils.rng import make_generator
 from ..layer import Layer
 
@@ -71,16 +72,13 @@ class Attention(Layer):
     def _scores(self, query, key):
         """`(B, Tq, Tv)` attention logits."""
         if self.score_mode == "dot":
-            scores = backend.apply("matmul", query, backend.apply("transpose", key,
-                                                                  axes=(0, 2, 1)))
-            return scores if self.scale is None else backend.apply("multiply", scores,
-                                                                   self.scale)
-        pairs = backend.apply("add", backend.apply("expand_dims", query, axis=-2),
-                              backend.apply("expand_dims", key, axis=-3))
+            scores = ops.matmul(query, ops.transpose(key, (0, 2, 1)))
+            return scores if self.scale is None else ops.multiply(scores, self.scale)
+        pairs = ops.add(ops.expand_dims(query, -2), ops.expand_dims(key, -3))
         if self.scale is not None:
-            pairs = backend.apply("multiply", self.scale, pairs)
-        scores = backend.apply("sum", backend.apply("tanh", pairs), axis=-1)
-        return backend.apply("multiply", self.concat_score_weight, scores)
+            pairs = ops.multiply(self.scale, pairs)
+        scores = ops.sum(ops.tanh(pairs), axis=-1)
+        return ops.multiply(self.concat_score_weight, scores)
 
     def call(self, inputs, mask=None, training=None, return_attention_scores=False,
              use_causal_mask=False):
@@ -98,15 +96,14 @@ class Attention(Layer):
             # Far below any score, so masked values get weight exactly 0 (a row with
             # nothing to attend to spreads its weight uniformly, as in Keras).
             fill = -0.7 * float(np.finfo(scores.dtype).max)
-            scores = backend.apply("where", keep, scores, fill)
-        weights = backend.apply("softmax", scores, axis=-1)
+            scores = ops.where(keep, scores, fill)
+        weights = ops.softmax(scores, axis=-1)
         dropped = weights
         if training and self.dropout > 0:
-            dropped = backend.apply("dropout", weights, rate=self.dropout, rng=self._rng)
-        output = backend.apply("matmul", dropped, value)
+            dropped = kernels.dropout(weights, self.dropout, rng=self._rng)
+        output = ops.matmul(dropped, value)
         if query_mask is not None:
-            output = backend.apply("multiply", output,
-                                   query_mask[..., None].astype(output.dtype))
+            output = ops.multiply(output, query_mask[..., None].astype(output.dtype))
         return (output, weights) if return_attention_scores else output
 
     def compute_mask(self, inputs, mask=None):

@@ -2,8 +2,9 @@
 
 import math
 
-from ... import backend, ops
+from ... import ops
 from ...backend import SymbolicTensor
+from ...ops import kernels
 from ..core.einsum_dense import EinsumDense
 from .multi_head_attention import _check_positive_int, _ProjectedAttention, _shape
 
@@ -127,12 +128,13 @@ class GroupQueryAttention(_ProjectedAttention):
         k, v = self._key_dense(key), self._value_dense(value)
         groups = self.num_query_heads // self.num_key_value_heads
         if groups > 1:  # each key/value head serves `groups` consecutive query heads
-            k = backend.apply("repeat", k, repeats=groups, axis=2)
-            v = backend.apply("repeat", v, repeats=groups, axis=2)
-        outputs = backend.apply("dot_product_attention", q, k, v, mask=mask,
-                                scale=1.0 / math.sqrt(self.head_dim),
-                                dropout=self.dropout if training else 0.0, rng=self._rng,
-                                return_scores=return_attention_scores)
+            k = ops.repeat(k, groups, axis=2)
+            v = ops.repeat(v, groups, axis=2)
+        outputs = kernels.dot_product_attention(q, k, v, mask=mask,
+                                                scale=1.0 / math.sqrt(self.head_dim),
+                                                dropout=self.dropout if training else 0.0,
+                                                rng=self._rng,
+                                                return_scores=return_attention_scores)
         output = outputs[0]
         if self._gate_dense is not None:
             output = ops.multiply(output, self._gate_dense(query))

@@ -6,8 +6,9 @@ import math
 
 import numpy as np
 
-from ... import backend, constraints, initializers, ops, regularizers
+from ... import constraints, initializers, ops, regularizers
 from ...backend import SymbolicTensor
+from ...ops import kernels
 from ...utils.rng import make_generator
 from ..core.einsum_dense import EinsumDense
 from ..layer import Layer
@@ -315,9 +316,10 @@ class MultiHeadAttention(_ProjectedAttention):
             if mask is not None:
                 mask = self._canonical_mask(mask, q_shape, k_shape, batch)
         rate = self.dropout if training else 0.0
-        outputs = backend.apply("dot_product_attention", q, k, v, mask=mask,
-                                scale=1.0 / math.sqrt(self.key_dim), dropout=rate,
-                                rng=self._rng, return_scores=return_scores)
+        outputs = kernels.dot_product_attention(q, k, v, mask=mask,
+                                                scale=1.0 / math.sqrt(self.key_dim),
+                                                dropout=rate, rng=self._rng,
+                                                return_scores=return_scores)
         output = outputs[0]
         scores = outputs[1] if return_scores else None
         if not canonical:
@@ -325,7 +327,7 @@ class MultiHeadAttention(_ProjectedAttention):
             if scores is not None:
                 sizes = ([q_shape[a] for a in batch] + [self.num_heads]
                          + [q_shape[a] for a in attended] + [k_shape[a] for a in attended])
-                scores = backend.apply("reshape", scores, shape=tuple(sizes))
+                scores = ops.reshape(scores, tuple(sizes))
         return output, scores
 
     def _to_canonical(self, x, batch):
@@ -333,8 +335,8 @@ class MultiHeadAttention(_ProjectedAttention):
         shape = _shape(x)
         rank = len(shape)
         order = batch + list(self._attention_axes) + [rank - 2, rank - 1]
-        x = backend.apply("transpose", x, axes=tuple(order))
-        return backend.apply("reshape", x, shape=(
+        x = ops.transpose(x, tuple(order))
+        return ops.reshape(x, (
             math.prod(shape[a] for a in batch),
             math.prod(shape[a] for a in self._attention_axes), shape[-2], shape[-1]))
 
@@ -342,8 +344,8 @@ class MultiHeadAttention(_ProjectedAttention):
         rank = len(query_shape)
         order = batch + list(self._attention_axes) + [rank - 2]
         sizes = tuple(query_shape[a] for a in order) + (self.value_dim,)
-        x = backend.apply("reshape", x, shape=sizes)
-        return backend.apply("transpose", x, axes=tuple(np.argsort(order + [rank - 1])))
+        x = ops.reshape(x, sizes)
+        return ops.transpose(x, tuple(np.argsort(order + [rank - 1])))
 
     def _canonical_mask(self, mask, q_shape, k_shape, batch):
         attended = self._attention_axes

@@ -6,7 +6,7 @@ raise the errors users see. `to_channels_last`/`from_channels_last` wrap the
 channels-last backend ops for `data_format="channels_first"` layers.
 """
 
-from ... import backend
+from ... import backend, ops
 
 _PADDINGS = ("valid", "same")
 
@@ -56,7 +56,7 @@ def to_channels_last(x, data_format):
     if data_format == "channels_last":
         return x
     rank = len(x.shape)
-    return backend.apply("transpose", x, axes=(0,) + tuple(range(2, rank)) + (1,))
+    return ops.transpose(x, (0,) + tuple(range(2, rank)) + (1,))
 
 
 def from_channels_last(x, data_format):
@@ -64,7 +64,7 @@ def from_channels_last(x, data_format):
     if data_format == "channels_last":
         return x
     rank = len(x.shape)
-    return backend.apply("transpose", x, axes=(0, rank - 1) + tuple(range(1, rank - 1)))
+    return ops.transpose(x, (0, rank - 1) + tuple(range(1, rank - 1)))
 
 
 def check_input(layer, input_shape, rank, data_format):
@@ -85,7 +85,8 @@ def check_input(layer, input_shape, rank, data_format):
 
 
 def check_windows(layer, op, input_shape, data_format, *specs, **attrs):
-    """Applies `op`'s shape rule to the (channels-last) input, naming `layer` on failure.
+    """Runs `op` (a `hikeras.ops.kernels` function) on a symbolic channels-last input,
+    so its shape rule checks the windows; names `layer` on failure.
 
     This is where a window larger than a "valid" input is reported, once,
     when the layer is built.
@@ -94,6 +95,6 @@ def check_windows(layer, op, input_shape, data_format, *specs, **attrs):
     if data_format == "channels_first":
         shape = (shape[0],) + shape[2:] + (shape[1],)
     try:
-        backend.apply(op, backend.SymbolicTensor(shape, layer.dtype), *specs, **attrs)
+        op(backend.SymbolicTensor(shape, layer.dtype), *specs, **attrs)
     except ValueError as error:
         raise ValueError(f"Layer '{layer.name}' ({type(layer).__name__}): {error}") from None

@@ -1,7 +1,8 @@
 """`BaseConv`: what Conv1D, Conv2D and Conv3D share."""
 
-from ... import activations, backend, constraints, initializers, regularizers
+from ... import activations, constraints, initializers, regularizers
 from ...backend import FUSED_DENSE_ACTIVATIONS, SymbolicTensor
+from ...ops import kernels
 from ..input_spec import InputSpec
 from ..layer import Layer
 from ..weight_options import serialize_weight_options
@@ -98,7 +99,7 @@ class BaseConv(Layer):
         self.bias_constraint = constraints.get(bias_constraint)
         self.input_spec = InputSpec(ndim=rank + 2)
 
-    _op = "conv"
+    _op = staticmethod(kernels.conv)
 
     def _conv_attrs(self):
         return {"strides": self.strides, "padding": self.padding,
@@ -129,9 +130,8 @@ class BaseConv(Layer):
 
     def call(self, inputs):
         x = to_channels_last(inputs, self.data_format)
-        params = (self.kernel, self.bias) if self.use_bias else (self.kernel,)
-        out = backend.apply(self._op, x, *params,
-                            activation=self._fused_activation or "linear", **self._conv_attrs())
+        out = self._op(x, self.kernel, self.bias, activation=self._fused_activation or "linear",
+                       **self._conv_attrs())
         if self._fused_activation is None:
             out = self.activation(out)
         return from_channels_last(out, self.data_format)

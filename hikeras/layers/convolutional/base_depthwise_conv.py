@@ -1,7 +1,8 @@
 """What depthwise and separable convolutions share: per-channel kernels and their checks."""
 
-from ... import activations, backend, constraints, initializers, regularizers
+from ... import activations, constraints, initializers, ops, regularizers
 from ...backend import SymbolicTensor
+from ...ops import kernels
 from ..input_spec import InputSpec
 from ..layer import Layer
 from .arguments import (
@@ -51,7 +52,7 @@ class _DepthwiseBase(Layer):
     def _add_depthwise_kernel(self, input_shape, name):
         channels = check_input(self, input_shape, self.rank, self.data_format)
         shape = self.kernel_size + (channels, self.depth_multiplier)
-        check_windows(self, "conv", input_shape, self.data_format,
+        check_windows(self, kernels.conv, input_shape, self.data_format,
                       SymbolicTensor(self.kernel_size + (1, channels * self.depth_multiplier),
                                      self.dtype),
                       strides=self.strides, padding=self.padding,
@@ -69,13 +70,11 @@ class _DepthwiseBase(Layer):
                                regularizer=self.bias_regularizer,
                                constraint=self.bias_constraint)
 
-    def _depthwise(self, x, kernel, *bias, activation="linear"):
+    def _depthwise(self, x, kernel, bias=None, activation="linear"):
         """The depthwise convolution of channels-last `x`, with optional fused bias/activation."""
-        grouped = backend.apply("reshape", kernel,
-                                shape=self.kernel_size + (1, -1))
-        return backend.apply("conv", x, grouped, *bias, strides=self.strides,
-                             padding=self.padding, dilation_rate=self.dilation_rate,
-                             activation=activation)
+        grouped = ops.reshape(kernel, self.kernel_size + (1, -1))
+        return kernels.conv(x, grouped, bias, strides=self.strides, padding=self.padding,
+                            dilation_rate=self.dilation_rate, activation=activation)
 
     def _finish(self, out):
         if self._fused_activation is None:

@@ -1,5 +1,6 @@
 """Transposed convolutions: Conv1DTranspose, Conv2DTranspose, Conv3DTranspose."""
 
+from ...ops import kernels
 from .arguments import standardize_tuple
 from .base_conv import BaseConv, reject_groups
 
@@ -25,7 +26,7 @@ class BaseConvTranspose(BaseConv):
         kernel_constraint, bias_constraint: as for `BaseConv`.
     """
 
-    _op = "conv_transpose"
+    _op = staticmethod(kernels.conv_transpose)
 
     def __init__(self, rank, filters, kernel_size, strides=1, padding="valid",
                  output_padding=None, data_format=None, dilation_rate=1, activation=None,

@@ -47,8 +47,7 @@ class BaseDepthwiseConv(_DepthwiseBase):
 
     def call(self, inputs):
         x = to_channels_last(inputs, self.data_format)
-        bias = (self.bias,) if self.use_bias else ()
-        return self._finish(self._depthwise(x, self.kernel, *bias,
+        return self._finish(self._depthwise(x, self.kernel, self.bias,
                                             activation=self._fused_activation or "linear"))
 
 

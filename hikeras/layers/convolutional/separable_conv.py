@@ -1,6 +1,7 @@
 """SeparableConv1D/2D: a depthwise convolution followed by a pointwise one."""
 
-from ... import backend, constraints, initializers, regularizers
+from ... import constraints, initializers, regularizers
+from ...ops import kernels
 from .arguments import (
     to_channels_last,
 )
@@ -56,8 +57,8 @@ class BaseSeparableConv(_DepthwiseBase):
 
     def call(self, inputs):
         x = self._depthwise(to_channels_last(inputs, self.data_format), self.depthwise_kernel)
-        params = (self.pointwise_kernel, self.bias) if self.use_bias else (self.pointwise_kernel,)
-        out = backend.apply("conv", x, *params, activation=self._fused_activation or "linear")
+        out = kernels.conv(x, self.pointwise_kernel, self.bias,
+                           activation=self._fused_activation or "linear")
         return self._finish(out)
 
     def get_config(self):

@@ -1,7 +1,8 @@
 """Dense: `activation(inputs @ kernel + bias)`, one fused op."""
 
-from ... import activations, backend, constraints, initializers, regularizers
+from ... import activations, constraints, initializers, regularizers
 from ...backend import FUSED_DENSE_ACTIVATIONS
+from ...ops import kernels
 from ..input_spec import InputSpec
 from ..layer import Layer
 from ..weight_options import serialize_weight_options
@@ -69,10 +70,10 @@ class Dense(Layer):
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
 
     def call(self, inputs):
-        params = (self.kernel, self.bias) if self.use_bias else (self.kernel,)
         if self._fused_activation is not None:
-            return backend.apply("dense", inputs, *params, activation=self._fused_activation)
-        return self.activation(backend.apply("dense", inputs, *params))
+            return kernels.dense(inputs, self.kernel, self.bias,
+                                 activation=self._fused_activation)
+        return self.activation(kernels.dense(inputs, self.kernel, self.bias))
 
     def get_config(self):
         config = super().get_config()

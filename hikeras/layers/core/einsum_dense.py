@@ -2,7 +2,7 @@
 
 import re
 
-from ... import activations, backend, constraints, initializers, regularizers
+from ... import activations, constraints, initializers, ops, regularizers
 from ..layer import Layer
 from ..weight_options import serialize_weight_options
 
@@ -160,9 +160,9 @@ class EinsumDense(Layer):
                 regularizer=self.bias_regularizer, constraint=self.bias_constraint)
 
     def call(self, inputs):
-        outputs = backend.apply("einsum", inputs, self.kernel, equation=self.equation)
+        outputs = ops.einsum(self.equation, inputs, self.kernel)
         if self.bias is not None:
-            outputs = backend.apply("add", outputs, self.bias)
+            outputs = ops.add(outputs, self.bias)
         return self.activation(outputs)
 
     def get_config(self):

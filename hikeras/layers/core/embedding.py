@@ -2,8 +2,9 @@
 
 import numpy as np
 
-from ... import backend, constraints, initializers, ops, regularizers
+from ... import constraints, initializers, ops, regularizers
 from ...backend import SymbolicTensor, Tensor
+from ...ops import kernels
 from ..layer import Layer
 
 __all__ = ["Embedding"]
@@ -80,7 +81,7 @@ class Embedding(Layer):
                 SymbolicTensor(inputs.shape, "int32")
         else:
             indices = self._checked_indices(inputs)
-        return backend.apply("gather_rows", self.embeddings, indices)
+        return kernels.gather_rows(self.embeddings, indices)
 
     def _checked_indices(self, inputs):
         indices = np.asarray(inputs.value if isinstance(inputs, Tensor) else inputs)

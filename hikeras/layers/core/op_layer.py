@@ -34,6 +34,7 @@ class OpLayer(Layer):
     def call(self, inputs):
         tensors = iter(inputs if isinstance(inputs, list) else [inputs])
         args = [next(tensors) if a is None else a for a in self.template]
+        # Replays a recorded op: its name is data here (from the graph or a saved config).
         return backend.apply(self.op, *args, **self.attrs)
 
     def get_config(self):

@@ -3,7 +3,8 @@
 import numpy as np
 
 from ... import initializers, ops
-from ...backend import SymbolicTensor, apply
+from ...backend import SymbolicTensor
+from ...ops import kernels
 from ..input_spec import InputSpec
 from .base_normalization import (
     _AffineNormalization,
@@ -97,8 +98,8 @@ class BatchNormalization(_AffineNormalization):
 
     def call(self, inputs, training=None):
         if training and self.trainable:
-            outputs, mean, variance = apply("batch_norm", inputs, self.gamma, self.beta,
-                                            axis=self.axis, epsilon=self.epsilon)
+            outputs, mean, variance = kernels.batch_norm(inputs, self.gamma, self.beta,
+                                                         axis=self.axis, epsilon=self.epsilon)
             self._update_moving_statistics(mean, variance)
             return outputs
         # Inference: x * a + b with a = gamma / sqrt(var + eps), b = beta - mean * a.

@@ -1,7 +1,8 @@
 """GroupNormalization: statistics over groups of channels."""
 
 from ... import ops
-from ...backend import SymbolicTensor, apply
+from ...backend import SymbolicTensor
+from ...ops import kernels
 from ..input_spec import InputSpec
 from .base_normalization import _AffineNormalization, _known_dim, _positive_axes
 
@@ -66,8 +67,8 @@ class GroupNormalization(_AffineNormalization):
             + shape[self._axis + 1:]
         gamma = None if self.gamma is None else ops.reshape(self.gamma, self._weight_shape)
         beta = None if self.beta is None else ops.reshape(self.beta, self._weight_shape)
-        outputs = apply("layer_norm", ops.reshape(inputs, grouped), gamma, beta,
-                        axis=self._reduction_axes, epsilon=self.epsilon)
+        outputs = kernels.layer_norm(ops.reshape(inputs, grouped), gamma, beta,
+                                     axis=self._reduction_axes, epsilon=self.epsilon)
         return ops.reshape(outputs, (-1,) + shape[1:])
 
     def compute_output_spec(self, inputs):

@@ -1,7 +1,7 @@
 """LayerNormalization: statistics over each sample's feature axes."""
 
 from ... import ops
-from ...backend import apply
+from ...ops import kernels
 from .base_normalization import (
     _AffineNormalization,
     _axis_argument,
@@ -64,8 +64,9 @@ class LayerNormalization(_AffineNormalization):
             variance = ops.var(inputs, axis=self._axes, keepdims=True)
             inverse = ops.rsqrt(ops.add(variance, self.epsilon))
             return ops.multiply(ops.multiply(inputs, inverse), self._broadcast(self.gamma))
-        return apply("layer_norm", inputs, self._broadcast(self.gamma),
-                     self._broadcast(self.beta), axis=self._axes, epsilon=self.epsilon)
+        return kernels.layer_norm(inputs, self._broadcast(self.gamma),
+                                  self._broadcast(self.beta), axis=self._axes,
+                                  epsilon=self.epsilon)
 
     def get_config(self):
         config = super().get_config()

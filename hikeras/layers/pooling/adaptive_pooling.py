@@ -13,7 +13,8 @@ which carry the gradient: max pooling's goes to the first maximum of a bin.
 
 import numpy as np
 
-from ... import backend, ops
+from ... import ops
+from ...ops import kernels
 from ..convolutional.arguments import (
     check_input,
     from_channels_last,
@@ -42,7 +43,7 @@ class BaseAdaptivePooling(Layer):
         data_format: `"channels_last"` (default) or `"channels_first"`.
     """
 
-    _op = None  # "max_pool" or "avg_pool"
+    _op = None  # kernels.max_pool or kernels.avg_pool
 
     def __init__(self, rank, output_size, data_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -78,7 +79,7 @@ class BaseAdaptivePooling(Layer):
         for width in widths:  # one or two widths, the shorter first
             offsets[width] = sum(length - w + 1 for w in widths if w < width)
             window = tuple(width if a == axis else 1 for a in range(1, self.rank + 1))
-            pooled.append(backend.apply(self._op, x, pool_size=window, strides=1))
+            pooled.append(self._op(x, window, strides=1))
         table = pooled[0] if len(pooled) == 1 else ops.concatenate(pooled, axis=axis)
         index = starts + np.array([offsets[w] for w in (stops - starts).tolist()])
         return ops.take(table, index.astype("int64"), axis=axis)
@@ -86,7 +87,7 @@ class BaseAdaptivePooling(Layer):
     def call(self, inputs):
         x = to_channels_last(inputs, self.data_format)
         if tuple(x.shape[1:-1]) == self.output_size:  # one element per bin
-            return from_channels_last(backend.apply(self._op, x, pool_size=(1,) * self.rank),
+            return from_channels_last(self._op(x, (1,) * self.rank),
                                       self.data_format)
         for axis, size in enumerate(self.output_size, start=1):
             x = self._pool_axis(x, axis, size)
@@ -107,7 +108,7 @@ class AdaptiveMaxPooling1D(BaseAdaptivePooling):
     [5.0, 5.0, 3.0]
     """
 
-    _op = "max_pool"
+    _op = staticmethod(kernels.max_pool)
 
     def __init__(self, output_size, data_format=None, **kwargs):
         super().__init__(1, output_size, data_format, **kwargs)
@@ -121,7 +122,7 @@ class AdaptiveMaxPooling2D(BaseAdaptivePooling):
     (1, 2, 3, 4)
     """
 
-    _op = "max_pool"
+    _op = staticmethod(kernels.max_pool)
 
     def __init__(self, output_size, data_format=None, **kwargs):
         super().__init__(2, output_size, data_format, **kwargs)
@@ -135,7 +136,7 @@ class AdaptiveMaxPooling3D(BaseAdaptivePooling):
     (1, 2, 2, 2, 1)
     """
 
-    _op = "max_pool"
+    _op = staticmethod(kernels.max_pool)
 
     def __init__(self, output_size, data_format=None, **kwargs):
         super().__init__(3, output_size, data_format, **kwargs)
@@ -150,7 +151,7 @@ class AdaptiveAveragePooling1D(BaseAdaptivePooling):
     [0.5, 4.666666507720947, 12.5]
     """
 
-    _op = "avg_pool"
+    _op = staticmethod(kernels.avg_pool)
 
     def __init__(self, output_size, data_format=None, **kwargs):
         super().__init__(1, output_size, data_format, **kwargs)
@@ -164,7 +165,7 @@ class AdaptiveAveragePooling2D(BaseAdaptivePooling):
     (2, 7, 7, 3)
     """
 
-    _op = "avg_pool"
+    _op = staticmethod(kernels.avg_pool)
 
     def __init__(self, output_size, data_format=None, **kwargs):
         super().__init__(2, output_size, data_format, **kwargs)
@@ -179,7 +180,7 @@ class AdaptiveAveragePooling3D(BaseAdaptivePooling):
     (1, 2, 2, 2, 2)
     """
 
-    _op = "avg_pool"
+    _op = staticmethod(kernels.avg_pool)
 
     def __init__(self, output_size, data_format=None, **kwargs):
         super().__init__(3, output_size, data_format, **kwargs)

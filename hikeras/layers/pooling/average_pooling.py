@@ -1,5 +1,6 @@
 """AveragePooling1D/2D/3D."""
 
+from ...ops import kernels
 from .base_pooling import BasePooling
 
 __all__ = ["AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "AvgPool1D", "AvgPool2D", "AvgPool3D"]
@@ -14,7 +15,7 @@ class AveragePooling1D(BasePooling):
     [1.5, 3.0]
     """
 
-    _op = "avg_pool"
+    _op = staticmethod(kernels.avg_pool)
 
     def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(1, pool_size, strides, padding, data_format, **kwargs)
@@ -28,7 +29,7 @@ class AveragePooling2D(BasePooling):
     (1, 3, 3, 2)
     """
 
-    _op = "avg_pool"
+    _op = staticmethod(kernels.avg_pool)
 
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None,
                  **kwargs):
@@ -43,7 +44,7 @@ class AveragePooling3D(BasePooling):
     (1, 2, 2, 2, 1)
     """
 
-    _op = "avg_pool"
+    _op = staticmethod(kernels.avg_pool)
 
     def __init__(self, pool_size=(2, 2, 2), strides=None, padding="valid", data_format=None,
                  **kwargs):

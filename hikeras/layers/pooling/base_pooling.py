@@ -1,6 +1,5 @@
 """BasePooling: max and average pooling over sliding windows."""
 
-from ... import backend
 from ..convolutional.arguments import (
     check_input,
     check_windows,
@@ -28,7 +27,7 @@ class BasePooling(Layer):
         data_format: `"channels_last"` (default) or `"channels_first"`.
     """
 
-    _op = None  # "max_pool" or "avg_pool"
+    _op = None  # kernels.max_pool or kernels.avg_pool
 
     def __init__(self, rank, pool_size, strides=None, padding="valid", data_format=None,
                  **kwargs):
@@ -48,8 +47,7 @@ class BasePooling(Layer):
 
     def call(self, inputs):
         x = to_channels_last(inputs, self.data_format)
-        out = backend.apply(self._op, x, pool_size=self.pool_size, strides=self.strides,
-                            padding=self.padding)
+        out = self._op(x, self.pool_size, strides=self.strides, padding=self.padding)
         return from_channels_last(out, self.data_format)
 
     def get_config(self):

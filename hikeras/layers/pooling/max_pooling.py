@@ -1,5 +1,6 @@
 """MaxPooling1D/2D/3D."""
 
+from ...ops import kernels
 from .base_pooling import BasePooling
 
 __all__ = ["MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "MaxPool1D", "MaxPool2D", "MaxPool3D"]
@@ -13,7 +14,7 @@ class MaxPooling1D(BasePooling):
     [[2.0, 3.0], [6.0, 7.0]]
     """
 
-    _op = "max_pool"
+    _op = staticmethod(kernels.max_pool)
 
     def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, **kwargs):
         super().__init__(1, pool_size, strides, padding, data_format, **kwargs)
@@ -27,7 +28,7 @@ class MaxPooling2D(BasePooling):
     (1, 14, 14, 3)
     """
 
-    _op = "max_pool"
+    _op = staticmethod(kernels.max_pool)
 
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None,
                  **kwargs):
@@ -42,7 +43,7 @@ class MaxPooling3D(BasePooling):
     (1, 2, 2, 3, 1)
     """
 
-    _op = "max_pool"
+    _op = staticmethod(kernels.max_pool)
 
     def __init__(self, pool_size=(2, 2, 2), strides=None, padding="valid", data_format=None,
                  **kwargs):

@@ -1,6 +1,6 @@
 """Dropout."""
 
-from ... import backend
+from ...ops import kernels
 from .training_noise import _checked_rate, _resolved_noise_shape, _TrainingNoise
 
 __all__ = ["Dropout"]
@@ -28,8 +28,8 @@ class Dropout(_TrainingNoise):
     def _perturb(self, inputs):
         if self.rate == 0:
             return inputs
-        return backend.apply("dropout", inputs, rate=self.rate, rng=self._rng,
-                             noise_shape=_resolved_noise_shape(self.noise_shape, inputs.shape))
+        return kernels.dropout(inputs, self.rate, rng=self._rng,
+                               noise_shape=_resolved_noise_shape(self.noise_shape, inputs.shape))
 
     def get_config(self):
         config = super().get_config()

@@ -1,6 +1,6 @@
 """Cropping1D/2D/3D."""
 
-from ... import backend
+from ...ops import kernels
 from ..input_spec import InputSpec
 from ..layer import Layer
 from .spatial_arguments import _data_format, _pairs, _spatial_axes
@@ -21,7 +21,7 @@ def _crop(layer, inputs, axes, cropping):
                 f"{(None,) + tuple(inputs.shape[1:])}"
             )
         key[axis] = slice(before, -after if after else None)
-    return backend.apply("getitem", inputs, key=tuple(key))
+    return kernels.getitem(inputs, tuple(key))
 
 
 class Cropping1D(Layer):

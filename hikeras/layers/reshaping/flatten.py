@@ -2,7 +2,7 @@
 
 import math
 
-from ... import backend
+from ... import backend, ops
 from ...backend import SymbolicTensor
 from ..layer import Layer
 
@@ -24,13 +24,13 @@ class Flatten(Layer):
     def call(self, inputs):
         if self.data_format == "channels_first" and inputs.ndim > 2:
             axes = (0,) + tuple(range(2, inputs.ndim)) + (1,)
-            inputs = backend.apply("transpose", inputs, axes=axes)
+            inputs = ops.transpose(inputs, axes)
         features = inputs.shape[1:]
         if any(d is None for d in features):
             if isinstance(inputs, SymbolicTensor):
                 return SymbolicTensor((inputs.shape[0], None), inputs.dtype)
         size = math.prod(features)
-        return backend.apply("reshape", inputs, shape=(-1, size))
+        return ops.reshape(inputs, (-1, size))
 
     def get_config(self):
         config = super().get_config()

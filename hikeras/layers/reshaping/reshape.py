@@ -2,7 +2,7 @@
 
 import math
 
-from ... import backend
+from ... import ops
 from ...backend import SymbolicTensor
 from ..layer import Layer
 
@@ -46,7 +46,7 @@ class Reshape(Layer):
             )
         if isinstance(inputs, SymbolicTensor):
             return SymbolicTensor((inputs.shape[0],) + target, inputs.dtype)
-        return backend.apply("reshape", inputs, shape=(inputs.shape[0],) + target)
+        return ops.reshape(inputs, (inputs.shape[0],) + target)
 
     def get_config(self):
         config = super().get_config()

@@ -1,7 +1,8 @@
 """UpSampling1D/2D/3D: repeats rows (nearest) or interpolates."""
 
-from ... import backend, ops
+from ... import ops
 from ...backend import SymbolicTensor
+from ...ops import kernels
 from ..input_spec import InputSpec
 from ..layer import Layer
 from .spatial_arguments import _data_format, _int_tuple, _scaled, _spatial_axes
@@ -68,7 +69,7 @@ class UpSampling2D(Layer):
         if self.interpolation == "nearest":
             return _upsample_nearest(inputs, axes, self.size)
         size = tuple(inputs.shape[a] * f for a, f in zip(axes, self.size))
-        return backend.apply("resize_bilinear", inputs, size=size, axes=axes)
+        return kernels.resize_bilinear(inputs, size, axes=axes)
 
     def compute_output_spec(self, inputs):
         shape = list(inputs.shape)

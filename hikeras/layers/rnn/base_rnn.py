@@ -14,7 +14,7 @@ output repeats the previous output (zeros with `zero_output_for_mask=True`).
 
 import numpy as np
 
-from ... import backend, regularizers
+from ... import regularizers
 from ...backend import SymbolicTensor, Tensor
 from ...utils import tree
 from ...variables import Variable
@@ -91,8 +91,8 @@ class FusedRNN(Layer):
         mask = self._step_mask(mask, sequences, symbolic)
         x = cell.input_dropout(sequences, training, noise_shape=(batch, 1, sequences.shape[2]))
         rmask = None if symbolic else cell.recurrent_dropout_mask(batch, training)
-        outs = backend.apply(
-            cell.op_name, x, *states, cell.kernel, cell.recurrent_kernel, cell.bias, mask, rmask,
+        outs = cell.sequence_op(
+            x, *states, cell.kernel, cell.recurrent_kernel, cell.bias, mask, rmask,
             go_backwards=self.go_backwards, return_sequences=self.return_sequences,
             zero_output_for_mask=self.zero_output_for_mask, **cell.op_attributes())
         output, final = outs[0], list(outs[1:])

@@ -13,7 +13,8 @@ The fused ops implement the activations `linear`, `tanh`, `sigmoid`,
 
 import numpy as np
 
-from ... import activations, backend, constraints, initializers, ops, regularizers
+from ... import activations, constraints, initializers, ops, regularizers
+from ...ops import kernels
 from ...utils.rng import make_generator
 from ..layer import Layer
 
@@ -49,10 +50,11 @@ def _rate(value):
 class FusedCell(Layer):
     """Shared weights, dropout and config of the cells (not a Keras class).
 
-    Subclasses set `op_name`, `gates` (blocks per kernel) and `num_states`.
+    Subclasses set `sequence_op` (their `hikeras.ops.kernels` sequence function),
+    `gates` (blocks per kernel) and `num_states`.
     """
 
-    op_name = None
+    sequence_op = None
     gates = 1
     num_states = 1
 
@@ -125,8 +127,7 @@ class FusedCell(Layer):
         """`inputs` with `dropout` applied in training (one mask per sample)."""
         if not training or not 0.0 < self.dropout < 1.0:
             return inputs
-        return backend.apply("dropout", inputs, rate=self.dropout, rng=self._rng,
-                             noise_shape=noise_shape)
+        return kernels.dropout(inputs, self.dropout, rng=self._rng, noise_shape=noise_shape)
 
     def recurrent_dropout_mask(self, batch_size, training):
         """The `(batch, units)` factors of recurrent dropout, or None."""
@@ -140,9 +141,9 @@ class FusedCell(Layer):
         states = list(states) if isinstance(states, (list, tuple)) else [states]
         inputs = self.input_dropout(inputs, training)
         rmask = self.recurrent_dropout_mask(inputs.shape[0], training)
-        outs = backend.apply(self.op_name, ops.expand_dims(inputs, 1), *states, self.kernel,
-                             self.recurrent_kernel, self.bias, None, rmask,
-                             return_sequences=False, **self.op_attributes())
+        outs = self.sequence_op(ops.expand_dims(inputs, 1), *states, self.kernel,
+                                self.recurrent_kernel, self.bias, None, rmask,
+                                return_sequences=False, **self.op_attributes())
         return outs[0], list(outs[1:])
 
     def get_config(self):
@@ -184,7 +185,7 @@ class SimpleRNNCell(FusedCell):
     ((2, 4), 1)
     """
 
-    op_name = "simple_rnn_sequence"
+    sequence_op = staticmethod(kernels.simple_rnn_sequence)
 
 
 class LSTMCell(FusedCell):
@@ -204,7 +205,7 @@ class LSTMCell(FusedCell):
     ((2, 4), (2, 4))
     """
 
-    op_name = "lstm_sequence"
+    sequence_op = staticmethod(kernels.lstm_sequence)
     gates = 4
     num_states = 2
 
@@ -250,7 +251,7 @@ class GRUCell(FusedCell):
     ((2, 4), (2, 12))
     """
 
-    op_name = "gru_sequence"
+    sequence_op = staticmethod(kernels.gru_sequence)
     gates = 3
 
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",

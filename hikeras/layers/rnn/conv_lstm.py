@@ -15,8 +15,9 @@ of the input convolution's output.
 
 import numpy as np
 
-from ... import activations, backend, constraints, initializers, ops, regularizers
+from ... import activations, constraints, initializers, ops, regularizers
 from ...backend import SymbolicTensor
+from ...ops import kernels
 from ...saving.object_registration import register_keras_serializable
 from ...utils.rng import make_generator
 from ..convolutional.arguments import (
@@ -136,8 +137,8 @@ class ConvLSTMCell(Layer):
     def _output_spatial(self):
         """The spatial shape of the input convolution's output (the states' shape)."""
         step = SymbolicTensor((None,) + self.spatial_dims + (self.input_dim,), self.dtype)
-        out = backend.apply("conv", step, SymbolicTensor(tuple(self.kernel.shape), self.dtype),
-                            **self._input_conv_attrs())
+        out = kernels.conv(step, SymbolicTensor(tuple(self.kernel.shape), self.dtype),
+                           **self._input_conv_attrs())
         return tuple(out.shape[1:-1])
 
     def _bias_init(self):
@@ -171,14 +172,12 @@ class ConvLSTMCell(Layer):
     def _gate_preactivations(self, x, kernel, bias, masks, attrs):
         """`conv(x, kernel) + bias` for the four gates, joined on the channel axis."""
         if masks is None:
-            params = (kernel,) if bias is None else (kernel, bias)
-            return backend.apply("conv", x, *params, **attrs)
-        kernels = ops.split(kernel, GATES, axis=-1)
+            return kernels.conv(x, kernel, bias, **attrs)
+        gate_kernels = ops.split(kernel, GATES, axis=-1)
         biases = [None] * GATES if bias is None else ops.split(bias, GATES)
         gates = []
-        for mask, k, b in zip(masks, kernels, biases):
-            params = (k,) if b is None else (k, b)
-            gates.append(backend.apply("conv", ops.multiply(x, mask), *params, **attrs))
+        for mask, k, b in zip(masks, gate_kernels, biases):
+            gates.append(kernels.conv(ops.multiply(x, mask), k, b, **attrs))
         return ops.concatenate(gates, axis=-1)
 
     def call(self, inputs, states, training=None):

@@ -4,8 +4,9 @@ import numbers
 
 import numpy as np
 
-from .... import backend, ops
+from .... import ops
 from ....backend import SymbolicTensor
+from ....ops import kernels
 from ....utils.rng import make_generator
 from ...convolutional.arguments import standardize_data_format
 from ...layer import Layer
@@ -68,7 +69,7 @@ def _crop(images, axes, starts, size):
     key = [slice(None)] * len(images.shape)
     for axis, start, length in zip(axes, starts, size):
         key[axis] = slice(start, start + length)
-    return backend.apply("getitem", images, key=tuple(key))
+    return kernels.getitem(images, tuple(key))
 
 
 def _aspect_window(in_size, size, caster=float):
@@ -105,8 +106,8 @@ def _pad_to_aspect(images, axes, size, fill_value):
 
 
 def _resize(images, axes, size, interpolation):
-    op = "resize_nearest" if interpolation == "nearest" else "resize_bilinear"
-    return backend.apply(op, images, size=tuple(size), axes=tuple(axes))
+    resize = kernels.resize_nearest if interpolation == "nearest" else kernels.resize_bilinear
+    return resize(images, tuple(size), axes=tuple(axes))
 
 
 def _smart_resize(images, axes, size):

@@ -11,7 +11,8 @@ to the images.
 
 import numpy as np
 
-from .... import backend, ops
+from .... import ops
+from ....ops import kernels
 from .base_image_layer import (
     _INTERPOLATIONS,
     _factor_range,
@@ -74,9 +75,9 @@ class _RandomAffineLayer(_RandomImageLayer):
         transform = self._transforms(1 if single else images.shape[0], size)
         if single:  # the op wants a batch axis first
             images, axes = ops.expand_dims(images, 0), (axes[0] + 1, axes[1] + 1)
-        out = backend.apply("affine_transform", images, transform,
-                            interpolation=self.interpolation, fill_mode=self.fill_mode,
-                            fill_value=float(self.fill_value), axes=axes)
+        out = kernels.affine_transform(images, transform, interpolation=self.interpolation,
+                                       fill_mode=self.fill_mode,
+                                       fill_value=float(self.fill_value), axes=axes)
         return ops.squeeze(out, 0) if single else out
 
     def _uniform(self, bounds, batch):

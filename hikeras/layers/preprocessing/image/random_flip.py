@@ -1,6 +1,7 @@
 """RandomFlip."""
 
-from .... import backend, ops
+from .... import ops
+from ....ops import kernels
 from .base_image_layer import _per_image_shape, _RandomImageLayer, _spatial_axes
 
 __all__ = ["RandomFlip"]
@@ -43,7 +44,7 @@ class RandomFlip(_RandomImageLayer):
             key[width_axis] = slice(None, None, -1)
         if self.mode != "horizontal":
             key[height_axis] = slice(None, None, -1)
-        flipped = backend.apply("getitem", images, key=tuple(key))
+        flipped = kernels.getitem(images, tuple(key))
         flips = self._rng.uniform(size=_per_image_shape(images)) <= 0.5
         return ops.where(flips, flipped, images)
 
