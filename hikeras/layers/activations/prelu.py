@@ -1,8 +1,9 @@
 """PReLU: a leaky ReLU with a learned slope."""
 
-from ... import constraints, initializers, ops, regularizers
+from ... import ops
 from ..input_spec import InputSpec
 from ..layer import Layer
+from ..weight_options import parse_weight_options, serialize_weight_options
 
 __all__ = ["PReLU"]
 
@@ -32,9 +33,7 @@ class PReLU(Layer):
                  alpha_constraint=None, shared_axes=None, **kwargs):
         super().__init__(**kwargs)
         self.supports_masking = True  # passes the input's mask on, as Keras
-        self.alpha_initializer = initializers.get(alpha_initializer)
-        self.alpha_regularizer = regularizers.get(alpha_regularizer)
-        self.alpha_constraint = constraints.get(alpha_constraint)
+        parse_weight_options(self, ("alpha",), locals(), activity_regularizer=None)
         if shared_axes is None:
             self.shared_axes = None
         elif isinstance(shared_axes, (list, tuple)):
@@ -74,9 +73,7 @@ class PReLU(Layer):
     def get_config(self):
         config = super().get_config()
         config.update({
-            "alpha_initializer": initializers.serialize(self.alpha_initializer),
-            "alpha_regularizer": regularizers.serialize(self.alpha_regularizer),
-            "alpha_constraint": constraints.serialize(self.alpha_constraint),
+            **serialize_weight_options(self, ("alpha",), activity_regularizer=None),
             "shared_axes": self.shared_axes,
         })
         return config

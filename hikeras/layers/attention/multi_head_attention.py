@@ -6,12 +6,13 @@ import math
 
 import numpy as np
 
-from ... import constraints, initializers, ops, regularizers
+from ... import ops
 from ...backend import SymbolicTensor
 from ...ops import kernels
 from ...utils.rng import make_generator
 from ..core.einsum_dense import EinsumDense
 from ..layer import Layer
+from ..weight_options import parse_weight_options, serialize_weight_options
 
 
 def _shape(x):
@@ -57,13 +58,9 @@ class _ProjectedAttention(Layer):
         self.sliding_window = sliding_window
         # The heads' output is multiplied by `sigmoid` of a `gate` projection of the query.
         self.use_gate = bool(use_gate)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self._activity_regularizer = regularizers.get(activity_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        # Private: the projections apply it, not this layer's __call__.
+        parse_weight_options(self, ("kernel", "bias"), locals(),
+                             activity_regularizer="_activity_regularizer")
         self.seed = seed
         self._rng = make_generator(seed)
         self.supports_masking = True  # the output keeps the query's mask
@@ -130,13 +127,7 @@ class _ProjectedAttention(Layer):
             "use_bias": self.use_bias,
             "sliding_window": self.sliding_window,
             "use_gate": self.use_gate,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "activity_regularizer": regularizers.serialize(self._activity_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
+            **serialize_weight_options(self, activity_regularizer="_activity_regularizer"),
             "seed": self.seed,
         })
         return config

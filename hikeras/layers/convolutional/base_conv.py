@@ -1,11 +1,11 @@
 """`BaseConv`: what Conv1D, Conv2D and Conv3D share."""
 
-from ... import activations, constraints, initializers, regularizers
+from ... import activations
 from ...backend import FUSED_DENSE_ACTIVATIONS, SymbolicTensor
 from ...ops import kernels
 from ..input_spec import InputSpec
 from ..layer import Layer
-from ..weight_options import serialize_weight_options
+from ..weight_options import parse_weight_options, serialize_weight_options
 from .arguments import (
     check_input,
     check_windows,
@@ -90,13 +90,7 @@ class BaseConv(Layer):
         self.activation = activations.get(activation)
         self._fused_activation = fused_activation(self.activation)
         self.use_bias = bool(use_bias)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.activity_regularizer = regularizers.get(activity_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        parse_weight_options(self, ("kernel", "bias"), locals())
         self.input_spec = InputSpec(ndim=rank + 2)
 
     _op = staticmethod(kernels.conv)

@@ -1,10 +1,11 @@
 """What depthwise and separable convolutions share: per-channel kernels and their checks."""
 
-from ... import activations, constraints, initializers, ops, regularizers
+from ... import activations, ops
 from ...backend import SymbolicTensor
 from ...ops import kernels
 from ..input_spec import InputSpec
 from ..layer import Layer
+from ..weight_options import parse_weight_options, serialize_weight_options
 from .arguments import (
     check_input,
     check_windows,
@@ -40,13 +41,7 @@ class _DepthwiseBase(Layer):
         self.activation = activations.get(activation)
         self._fused_activation = fused_activation(self.activation)
         self.use_bias = bool(use_bias)
-        self.depthwise_initializer = initializers.get(depthwise_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.activity_regularizer = regularizers.get(activity_regularizer)
-        self.depthwise_constraint = constraints.get(depthwise_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        parse_weight_options(self, ("depthwise", "bias"), locals())
         self.input_spec = InputSpec(ndim=rank + 2)
 
     def _add_depthwise_kernel(self, input_shape, name):
@@ -92,12 +87,6 @@ class _DepthwiseBase(Layer):
             "dilation_rate": self.dilation_rate,
             "activation": activations.serialize(self.activation),
             "use_bias": self.use_bias,
-            "depthwise_initializer": initializers.serialize(self.depthwise_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "depthwise_regularizer": regularizers.serialize(self.depthwise_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-            "depthwise_constraint": constraints.serialize(self.depthwise_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
+            **serialize_weight_options(self, ("depthwise", "bias")),
         })
         return config

@@ -1,7 +1,7 @@
 """SeparableConv1D/2D: a depthwise convolution followed by a pointwise one."""
 
-from ... import constraints, initializers, regularizers
 from ...ops import kernels
+from ..weight_options import parse_weight_options, serialize_weight_options
 from .arguments import (
     to_channels_last,
 )
@@ -42,9 +42,7 @@ class BaseSeparableConv(_DepthwiseBase):
                 f"Invalid value for argument `filters` of {type(self).__name__}: expected a "
                 f"positive integer. Received: filters={filters!r}")
         self.filters = filters
-        self.pointwise_initializer = initializers.get(pointwise_initializer)
-        self.pointwise_regularizer = regularizers.get(pointwise_regularizer)
-        self.pointwise_constraint = constraints.get(pointwise_constraint)
+        parse_weight_options(self, ("pointwise",), locals(), activity_regularizer=None)
 
     def build(self, input_shape):
         self.depthwise_kernel = self._add_depthwise_kernel(input_shape, "depthwise_kernel")
@@ -65,9 +63,7 @@ class BaseSeparableConv(_DepthwiseBase):
         config = super().get_config()
         config.update({
             "filters": self.filters,
-            "pointwise_initializer": initializers.serialize(self.pointwise_initializer),
-            "pointwise_regularizer": regularizers.serialize(self.pointwise_regularizer),
-            "pointwise_constraint": constraints.serialize(self.pointwise_constraint),
+            **serialize_weight_options(self, ("pointwise",), activity_regularizer=None),
         })
         return config
 

@@ -1,11 +1,11 @@
 """Dense: `activation(inputs @ kernel + bias)`, one fused op."""
 
-from ... import activations, constraints, initializers, regularizers
+from ... import activations
 from ...backend import FUSED_DENSE_ACTIVATIONS
 from ...ops import kernels
 from ..input_spec import InputSpec
 from ..layer import Layer
-from ..weight_options import serialize_weight_options
+from ..weight_options import parse_weight_options, serialize_weight_options
 
 __all__ = ["Dense"]
 
@@ -41,13 +41,7 @@ class Dense(Layer):
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = bool(use_bias)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.activity_regularizer = regularizers.get(activity_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        parse_weight_options(self, ("kernel", "bias"), locals())
         name = activations.serialize(self.activation)
         self._fused_activation = name if name in FUSED_DENSE_ACTIVATIONS else None
         self.input_spec = InputSpec(min_ndim=2)

@@ -2,9 +2,9 @@
 
 import re
 
-from ... import activations, constraints, initializers, ops, regularizers
+from ... import activations, ops
 from ..layer import Layer
-from ..weight_options import serialize_weight_options
+from ..weight_options import parse_weight_options, serialize_weight_options
 
 _SPEC = r"[a-zA-Z]+"
 _FORMS = (  # (pattern, where the equation elides axes with "...")
@@ -139,13 +139,7 @@ class EinsumDense(Layer):
         self.partial_output_shape = tuple(None if d is None else int(d) for d in output_shape)
         self.bias_axes = bias_axes
         self.activation = activations.get(activation)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.activity_regularizer = regularizers.get(activity_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        parse_weight_options(self, ("kernel", "bias"), locals())
 
     def build(self, input_shape):
         kernel_shape, bias_shape, self.full_output_shape = analyze_equation(

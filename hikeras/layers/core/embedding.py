@@ -2,10 +2,11 @@
 
 import numpy as np
 
-from ... import constraints, initializers, ops, regularizers
+from ... import ops
 from ...backend import SymbolicTensor, Tensor
 from ...ops import kernels
 from ..layer import Layer
+from ..weight_options import parse_weight_options, serialize_weight_options
 
 __all__ = ["Embedding"]
 
@@ -57,10 +58,7 @@ class Embedding(Layer):
                              f"Received: lora_rank={lora_rank!r}")
         self.input_dim = int(input_dim)
         self.output_dim = int(output_dim)
-        self.embeddings_initializer = initializers.get(embeddings_initializer)
-        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
-        self.embeddings_constraint = constraints.get(embeddings_constraint)
-        self.activity_regularizer = regularizers.get(activity_regularizer)
+        parse_weight_options(self, ("embeddings",), locals())
         self.mask_zero = bool(mask_zero)
         self.supports_masking = self.mask_zero
         self._initial_weights = weights
@@ -107,10 +105,7 @@ class Embedding(Layer):
         config.update({
             "input_dim": self.input_dim,
             "output_dim": self.output_dim,
-            "embeddings_initializer": initializers.serialize(self.embeddings_initializer),
-            "embeddings_regularizer": regularizers.serialize(self.embeddings_regularizer),
-            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-            "embeddings_constraint": constraints.serialize(self.embeddings_constraint),
+            **serialize_weight_options(self, ("embeddings",)),
             "mask_zero": self.mask_zero,
         })
         return config

@@ -1,7 +1,7 @@
 """What the learned-scale normalisations share: the axis argument and gamma/beta weights."""
 
-from ... import constraints, initializers, regularizers
 from ..layer import Layer
+from ..weight_options import parse_weight_options, serialize_weight_options
 
 
 class _AffineNormalization(Layer):
@@ -14,12 +14,7 @@ class _AffineNormalization(Layer):
         self.supports_masking = True  # passes the input's mask on, as Keras
         self.center = bool(center)
         self.scale = bool(scale)
-        self.beta_initializer = initializers.get(beta_initializer)
-        self.gamma_initializer = initializers.get(gamma_initializer)
-        self.beta_regularizer = regularizers.get(beta_regularizer)
-        self.gamma_regularizer = regularizers.get(gamma_regularizer)
-        self.beta_constraint = constraints.get(beta_constraint)
-        self.gamma_constraint = constraints.get(gamma_constraint)
+        parse_weight_options(self, ("beta", "gamma"), locals(), activity_regularizer=None)
         self.gamma = self.beta = None
 
     def _add_affine_weights(self, shape, gamma=True, beta=True):
@@ -37,12 +32,7 @@ class _AffineNormalization(Layer):
         config.update({
             "center": self.center,
             "scale": self.scale,
-            "beta_initializer": initializers.serialize(self.beta_initializer),
-            "gamma_initializer": initializers.serialize(self.gamma_initializer),
-            "beta_regularizer": regularizers.serialize(self.beta_regularizer),
-            "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
-            "beta_constraint": constraints.serialize(self.beta_constraint),
-            "gamma_constraint": constraints.serialize(self.gamma_constraint),
+            **serialize_weight_options(self, ("beta", "gamma"), activity_regularizer=None),
         })
         return config
 

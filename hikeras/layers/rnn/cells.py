@@ -13,10 +13,11 @@ The fused ops implement the activations `linear`, `tanh`, `sigmoid`,
 
 import numpy as np
 
-from ... import activations, constraints, initializers, ops, regularizers
+from ... import activations, ops
 from ...ops import kernels
 from ...utils.rng import make_generator
 from ..layer import Layer
+from ..weight_options import parse_weight_options, serialize_weight_options
 
 FUSED_ACTIVATIONS = ("linear", "tanh", "sigmoid", "hard_sigmoid", "relu")
 
@@ -71,15 +72,8 @@ class FusedCell(Layer):
         self.units = int(units)
         self.activation = _fused_activation(self, "activation", activation)
         self.use_bias = bool(use_bias)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.recurrent_initializer = initializers.get(recurrent_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.recurrent_constraint = constraints.get(recurrent_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        parse_weight_options(self, ("kernel", "recurrent", "bias"), locals(),
+                             activity_regularizer=None)
         self.dropout = _rate(dropout)
         self.recurrent_dropout = _rate(recurrent_dropout)
         self.seed = seed
@@ -152,15 +146,8 @@ class FusedCell(Layer):
             "units": self.units,
             "activation": activations.serialize(self.activation),
             "use_bias": self.use_bias,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "recurrent_initializer": initializers.serialize(self.recurrent_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "recurrent_regularizer": regularizers.serialize(self.recurrent_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "recurrent_constraint": constraints.serialize(self.recurrent_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
+            **serialize_weight_options(self, ("kernel", "recurrent", "bias"),
+                                       activity_regularizer=None),
             "dropout": self.dropout,
             "recurrent_dropout": self.recurrent_dropout,
             "seed": self.seed,

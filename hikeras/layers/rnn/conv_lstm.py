@@ -30,6 +30,7 @@ from ..convolutional.arguments import (
 from ..convolutional.base_conv import check_strides_and_dilation
 from ..input_spec import InputSpec
 from ..layer import Layer
+from ..weight_options import parse_weight_options
 from .cells import forget_bias_one
 from .rnn import RNN
 
@@ -83,16 +84,9 @@ class ConvLSTMCell(Layer):
         self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
         self.use_bias = bool(use_bias)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.recurrent_initializer = initializers.get(recurrent_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
+        parse_weight_options(self, ("kernel", "recurrent", "bias"), locals(),
+                             activity_regularizer=None)
         self.unit_forget_bias = bool(unit_forget_bias)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.recurrent_constraint = constraints.get(recurrent_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
         self.dropout = _rate(dropout)
         self.recurrent_dropout = _rate(recurrent_dropout)
         self.seed = seed
