@@ -159,6 +159,9 @@ class LoadStore(collections.abc.Mapping):
     def __getitem__(self, key):
         return self._saved[key].array()
 
+    def __contains__(self, key):  # without reading the array, as Mapping's would
+        return key in self._saved
+
     def __iter__(self):
         return iter(self._saved)
 
