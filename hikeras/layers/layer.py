@@ -273,6 +273,82 @@ class Layer:
         for var, value in zip(params, arrays):
             var.assign(value)
 
+    # ------------------------------------------------------------ saved state
+    def own_variables(self, trainable=None):
+        """The variables this layer created itself (not its sublayers'), in creation order.
+
+        Args:
+            trainable: None for all of them, those created trainable first;
+                True or False for only those created trainable or
+                non-trainable. Freezing a layer (`layer.trainable = False`)
+                does not move a variable from one group to the other.
+        """
+        if trainable is None:
+            return self._trainable_variables + self._non_trainable_variables
+        return list(self._trainable_variables if trainable else self._non_trainable_variables)
+
+    def save_own_variables(self, store):
+        """Writes this layer's own state into `store`, Keras 3's saving protocol.
+
+        Every file format saves a layer through this method (sublayers save
+        themselves): the layer puts arrays (or variables) into the dict-like
+        `store` under string keys. By default the keys are `"0"`, `"1"`, ...
+        over `own_variables()`: those created trainable, then the others.
+        Override it, together with `load_own_variables`, for state that is
+        not a variable, or to name the entries differently (see
+        docs/saving.md).
+
+        >>> from hikeras import layers
+        >>> layer = layers.Dense(2)
+        >>> layer.build((None, 3))
+        >>> store = {}
+        >>> layer.save_own_variables(store)
+        >>> {key: value.path for key, value in store.items()}
+        {'0': 'dense/kernel', '1': 'dense/bias'}
+        """
+        for i, variable in enumerate(self.own_variables()):
+            store[str(i)] = variable
+
+    def load_own_variables(self, store):
+        """Reads this layer's own state back from `store`, as `save_own_variables` wrote it.
+
+        By default the store must hold exactly one array per own variable,
+        under `"0"`, `"1"`, ..., each of the variable's shape; every entry is
+        checked before the first variable is assigned.
+
+        Raises:
+            ValueError: the store holds a different number of entries, lacks
+                a key, or holds an array of another shape.
+        """
+        variables = self.own_variables()
+        if len(store.keys()) != len(variables):
+            hint = ("" if variables or self.built else
+                    " The layer was never built, so it has no variables yet: build it (call "
+                    "it on data or `build(input_shape)`) before loading its state.")
+            raise ValueError(
+                f"Layer '{self.name}' ({type(self).__name__}) expected {len(variables)} "
+                f"variables, but received {len(store.keys())} variables during loading. "
+                f"Expected: {[v.name for v in variables]}.{hint} "
+                f"Received: keys={sorted(store.keys())}")
+        values = []
+        for i, variable in enumerate(variables):
+            key = str(i)
+            if key not in store:
+                raise ValueError(
+                    f"Layer '{self.name}' ({type(self).__name__}) stores its variables under "
+                    f"'0' to '{len(variables) - 1}', but the store has no '{key}' (for "
+                    f"'{variable.name}'). Received: keys={sorted(store.keys())}")
+            value = store[key]
+            if tuple(np.shape(value)) != tuple(variable.shape):
+                raise ValueError(
+                    f"Layer '{self.name}' ({type(self).__name__}): variable '{variable.name}' "
+                    f"has shape {tuple(variable.shape)}, but the store's '{key}' has shape "
+                    f"{tuple(np.shape(value))}. Received: store['{key}'].shape="
+                    f"{tuple(np.shape(value))}")
+            values.append(value)
+        for variable, value in zip(variables, values):
+            variable.assign(value)
+
     def count_params(self):
         """Total number of scalars in the layer's weights."""
         if not self.built:

@@ -9,6 +9,7 @@ registry, and the compiled loss, metrics and optimizer must round-trip too.
 import json
 
 from .. import losses, metrics, optimizers
+from .layer_stores import sublayers
 from .object_registration import get_registered_name
 from .training_config import deserialize_nested, get_compile_config
 
@@ -43,7 +44,7 @@ def _check_layer(model, layer):
 
 def check_rebuildable(model):
     """Raises `ValueError` naming the first object of `model` that would not load."""
-    for layer in [model, *model._flatten_layers()]:
+    for layer in [model, *sublayers(model)]:
         _check_layer(model, layer)
     config = get_compile_config(model)
     if config is None:

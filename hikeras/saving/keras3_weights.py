@@ -1,9 +1,10 @@
 """Keras 3's `.weights.h5` layout (also `model.weights.h5` inside a `.keras` zip).
 
 Objects are addressed by structure, not by (unstable) names. Every layer or
-model gets a group holding `vars/0`, `vars/1`, ... (its own variables,
-trainable then non-trainable; the `vars` group's `name` attribute records
-the layer's name) and one subgroup per child: for Sequential and functional
+model gets a group holding `vars/<key>`: what its `save_own_variables` stores
+(by default `vars/0`, `vars/1`, ...: its own variables, trainable then
+non-trainable; the `vars` group's `name` attribute records the layer's
+name), and one subgroup per child: for Sequential and functional
 models a `layers` container, whose keys are snake-case class names made
 unique in layer order (`dense`, `dense_1`, `input_layer`, ...); for other
 layers the attributes holding sublayers, public ones first, in name order.
@@ -14,6 +15,7 @@ import h5py
 
 from ..layers.layer import Layer, to_snake_case
 from .file_errors import file_error
+from .layer_stores import Slot, overrides_loading, own_slots
 from .saved_arrays import SavedArray, SavedEntry, file_size_of
 
 # Base-class bookkeeping that refers to layers but is not a child to save.
@@ -51,40 +53,56 @@ def children(obj):
     return out
 
 
-def variable_paths(obj, path="", visited=None):
-    """`[(dataset path, variable)]` for `obj` and its children, Keras 3's order."""
+def layer_paths(obj, path="", visited=None):
+    """`[(group path, layer)]` for `obj` (at `path`) and its children, depth first."""
     visited = set() if visited is None else visited
+    out = [(path, obj)]
     prefix = f"{path}/" if path else ""
-    own = obj._trainable_variables + obj._non_trainable_variables
-    out = [(f"{prefix}vars/{i}", v) for i, v in enumerate(own)]
     for rel, child in children(obj):
         if id(child) not in visited:
             visited.add(id(child))
-            out.extend(variable_paths(child, f"{prefix}{rel}", visited))
+            out.extend(layer_paths(child, f"{prefix}{rel}", visited))
     return out
 
 
+def own_stores(obj):
+    """`[(group path, layer, slots)]` for `obj` and its children, in Keras 3's order:
+    each layer's store (`layer_stores.own_slots`) goes to `<group path>/vars/<key>`."""
+    return [(path, layer, own_slots(layer)) for path, layer in layer_paths(obj)]
+
+
+def _vars_path(path, key):
+    return f"{path}/vars/{key}" if path else f"vars/{key}"
+
+
+def slot_paths(obj):
+    """`[(dataset path, Slot)]` for `obj` and its children, Keras 3's order."""
+    return [(_vars_path(path, slot.key), slot)
+            for path, _, slots in own_stores(obj) for slot in slots]
+
+
+def variable_paths(obj):
+    """`[(dataset path, saved value)]`: a variable, for what the default
+    `save_own_variables` stores."""
+    return [(path, slot.value) for path, slot in slot_paths(obj)]
+
+
 def keras3_order(layer):
-    """A layer's variables in the order this layout stores them."""
-    return [v for _, v in variable_paths(layer)]
+    """A layer's slots in the order this layout stores them."""
+    return [slot for _, slot in slot_paths(layer)]
 
 
-def _write_object(h5file, obj, path, visited):
-    group = h5file.require_group(f"{path}/vars" if path else "vars")
-    group.attrs["name"] = obj.name
-    own = obj._trainable_variables + obj._non_trainable_variables
-    for i, var in enumerate(own):
-        group.create_dataset(str(i), data=var.value)
-    prefix = f"{path}/" if path else ""
-    for rel, child in children(obj):
-        if id(child) not in visited:
-            visited.add(id(child))
-            _write_object(h5file, child, f"{prefix}{rel}", visited)
+def _write_object(h5file, obj):
+    for path, layer, slots in own_stores(obj):
+        group = h5file.require_group(f"{path}/vars" if path else "vars")
+        group.attrs["name"] = layer.name
+        for slot in slots:
+            group.create_dataset(slot.key, data=slot.array())
 
 
 def write_keras3_weights(h5file, model, include_optimizer=True):
     """Writes the model (and its built optimizer, if compiled) in Keras 3's layout."""
-    _write_object(h5file, model, "", set())
+    _write_object(h5file, model)
     optimizer = getattr(model, "optimizer", None)
     if include_optimizer and optimizer is not None and optimizer.built:
         group = h5file.create_group("optimizer/vars")
@@ -94,14 +112,17 @@ def write_keras3_weights(h5file, model, include_optimizer=True):
 
 
 def _datasets_under(group):
-    """The variables' datasets: Keras names them `vars/<i>`. Other names under `vars`
-    are state a layer saves itself (a lookup layer's `idf_weights`), which that
-    layer reads from the file (see `keras_zip`), so they are not matched as weights."""
+    """The relative names of every dataset under `group`."""
     found = []
     group.visititems(lambda name, obj: found.append(name)
-                     if isinstance(obj, h5py.Dataset) and name.rpartition("/")[2].isdigit()
-                     else None)
+                     if isinstance(obj, h5py.Dataset) else None)
     return found
+
+
+def _numbered(name):
+    """Keras's default keys: `vars/<i>`. Other names are only read when a layer
+    stores them (or reads them itself: a lookup layer's `idf_weights`)."""
+    return name.rpartition("/")[2].isdigit()
 
 
 def _group_name(group):
@@ -140,17 +161,42 @@ def read_keras3_entries(h5file, model, source, by_name=False):
         if group is None:
             continue
         used.add(path)
-        expected = [p for p, _ in variable_paths(layer)]
-        present = sorted(_datasets_under(group), key=_natural)
-        names = expected if set(expected) == set(present) else present
-        entries.append(SavedEntry(layer.name, [
-            SavedArray.from_dataset(group[n], f"{path}/{n}", source, size) for n in names]))
+        entries.append(_layer_entry(layer, group, path, source, size))
     for path, group in groups.items():
         if path not in used:
-            names = sorted(_datasets_under(group), key=_natural)
+            names = sorted(filter(_numbered, _datasets_under(group)), key=_natural)
             entries.append(SavedEntry(_group_name(group) or path, [
                 SavedArray.from_dataset(group[n], f"{path}/{n}", source, size) for n in names]))
     return entries
+
+
+def _layer_entry(layer, group, path, source, size):
+    """The saved entry of one top-level layer (with its sublayers) from its group.
+
+    When the group holds exactly the datasets the layer's stores list, they
+    are taken in that order; otherwise the numbered ones that are there, for
+    the matching to report. Other datasets in the `vars` group of a layer
+    that overrides `load_own_variables` are its `extras`.
+    """
+    stores = own_stores(layer)
+    expected = [_vars_path(p, slot.key) for p, _, slots in stores for slot in slots]
+    listed = set(expected)
+    datasets = _datasets_under(group)
+    present = sorted((n for n in datasets if n in listed or _numbered(n)), key=_natural)
+    names = expected if listed == set(present) else present
+    extras = []
+    for sub_path, sublayer, _ in stores:
+        if not overrides_loading(sublayer):
+            continue
+        prefix = _vars_path(sub_path, "")
+        for name in datasets:
+            key = name[len(prefix):]
+            if name.startswith(prefix) and "/" not in key and name not in listed \
+                    and not _numbered(name):
+                extras.append((Slot(sublayer, key, None), SavedArray.from_dataset(
+                    group[name], f"{path}/{name}", source, size)))
+    return SavedEntry(layer.name, [SavedArray.from_dataset(group[n], f"{path}/{n}", source,
+                                                           size) for n in names], extras)
 
 
 def read_keras3_optimizer(h5file, source):

@@ -5,6 +5,12 @@ them is `keras_zip_writer`'s job.
 The zip is inspected before anything is extracted: members must have sane
 declared sizes, and the weights are copied to a temporary file no larger
 than declared (a zip bomb stops there). Nothing in the archive is executed.
+
+Weights load through each layer's `load_own_variables` (see `keras3_weights`).
+Keras keeps some state out of the weights, as files under
+`assets/<layer path>/` (an adapted lookup layer's `vocabulary.txt`): a layer
+that defines Keras's `load_assets(dir_path)` then gets a temporary directory
+holding its files, after its weights are loaded.
 """
 
 import contextlib
@@ -19,7 +25,7 @@ import h5py
 
 from .file_errors import file_error
 from .h5_attributes import parse_json
-from .keras3_weights import children
+from .keras3_weights import layer_paths
 from .model_config import deserialize_model
 from .training_config import compile_from_config
 
@@ -49,6 +55,15 @@ def _read_member(archive, name, source, limit):
         info = archive.getinfo(name)
     except KeyError:
         raise file_error(source, f"has no '{name}' inside the archive") from None
+    data = _read_bytes(archive, info, source, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise file_error(source, f"has a '{name}' that is not UTF-8 text") from None
+
+
+def _read_bytes(archive, info, source, limit):
+    name = info.filename
     if info.file_size > limit:
         raise file_error(source, f"declares a '{name}' of {info.file_size} bytes "
                                  f"(more than {limit})")
@@ -59,10 +74,7 @@ def _read_member(archive, name, source, limit):
         raise file_error(source, f"has a corrupt '{name}' ({e})") from None
     if len(data) > limit:
         raise file_error(source, f"has a '{name}' larger than {limit} bytes")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise file_error(source, f"has a '{name}' that is not UTF-8 text") from None
+    return data
 
 
 @contextlib.contextmanager
@@ -105,29 +117,38 @@ def load_keras_zip(filepath, custom_objects=None, compile=True):
     if compile and isinstance(compile_config, dict) and compile_config.get("optimizer"):
         compile_from_config(model, compile_config, custom_objects, source)
     with open_keras_zip_weights(filepath) as h5file:
-        with _open_zip(filepath) as archive:
-            _restore_vocabularies(archive, h5file, model, "", source)
         load_from_h5(model, h5file, source, skip_mismatch=False, by_name=False, name_map=None)
+    with _open_zip(filepath) as archive:
+        _load_assets(archive, model, source)
     return model
 
 
-def _restore_vocabularies(archive, h5file, obj, path, source):
-    """Gives adapted lookup layers their vocabulary back.
-
-    Keras keeps an adapted `StringLookup`/`IntegerLookup` vocabulary out of the
-    config, in `assets/<layer path>/vocabulary.txt` (one token a line), and its
-    `"tf_idf"` weights in the weights file as `<layer path>/vars/idf_weights`.
-    """
-    for rel, layer in children(obj):
-        full = f"{path}/{rel}" if path else rel
-        name = f"assets/{full}/vocabulary.txt"
-        if hasattr(layer, "restore_keras_vocabulary") and name in archive.namelist():
-            lines = _read_member(archive, name, source, _MAX_CONFIG_BYTES).splitlines()
-            idf = h5file.get(f"{full}/vars/idf_weights")
+def _load_assets(archive, model, source):
+    """Gives each layer that defines `load_assets(dir_path)` the files the archive
+    keeps for it, `assets/<layer path>/<name>`, in a temporary directory."""
+    by_folder = {}
+    for info in archive.infolist():
+        if info.filename.startswith("assets/") and not info.is_dir():
+            folder, _, name = info.filename[len("assets/"):].rpartition("/")
+            by_folder.setdefault(folder, []).append((name, info))
+    if not by_folder:
+        return
+    for path, layer in layer_paths(model):
+        files = by_folder.get(path)
+        if not files or not callable(getattr(layer, "load_assets", None)):
+            continue
+        directory = tempfile.mkdtemp(prefix="hikeras-assets-")
+        try:
+            for name, info in files:
+                if name in ("", ".", "..") or "\\" in name:
+                    raise file_error(source, f"has an asset with an unusable name "
+                                             f"{info.filename!r}")
+                with open(os.path.join(directory, name), "wb") as out:
+                    out.write(_read_bytes(archive, info, source, _MAX_CONFIG_BYTES))
             try:
-                layer.restore_keras_vocabulary(
-                    lines, None if not isinstance(idf, h5py.Dataset) else idf[()])
-            except (ValueError, TypeError) as e:
-                raise file_error(source, f"has a vocabulary for layer '{layer.name}' that "
-                                         f"does not fit it ({e})") from None
-        _restore_vocabularies(archive, h5file, layer, full, source)
+                layer.load_assets(directory)
+            except (ValueError, TypeError, OSError) as e:
+                raise file_error(source, f"has assets for layer '{layer.name}' that do not "
+                                         f"fit it ({type(e).__name__}: {e})") from None
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)

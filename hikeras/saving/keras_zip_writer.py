@@ -3,7 +3,10 @@
 The archive holds, uncompressed and in Keras's order, `metadata.json`
 (`keras_version`, `date_saved`), `config.json` (the model's config with its
 `compile_config`) and `model.weights.h5` (Keras 3's weights layout, with the
-optimizer's variables under `optimizer/vars`, see `keras3_weights`).
+optimizer's variables under `optimizer/vars`, see `keras3_weights`), then the
+files that layers defining Keras's `save_assets(dir_path)` write, under
+`assets/<layer path>/` (no built-in layer has any: lookup vocabularies
+travel in the config).
 
 The config is the Keras 2 dialect hikeras writes everywhere, with two Keras 3
 touches that its `.keras` loader needs: functional nodes in Keras 3's form
@@ -22,7 +25,7 @@ import h5py
 
 from .atomic import atomic_write
 from .functional_config import keras3_nodes
-from .keras3_weights import write_keras3_weights
+from .keras3_weights import layer_paths, write_keras3_weights
 from .model_config import model_to_config
 from .training_config import keras3_compile_config
 
@@ -59,9 +62,36 @@ def save_keras_zip(model, filepath, include_optimizer=True):
         weights = os.path.join(directory, "model.weights.h5")
         with h5py.File(weights, "w") as f:
             write_keras3_weights(f, model, include_optimizer=include_optimizer)
+        assets = _save_assets(model, os.path.join(directory, "assets"))
         with atomic_write(filepath) as tmp, zipfile.ZipFile(tmp, "w") as archive:
             archive.writestr("metadata.json", json.dumps(_metadata()))
             archive.writestr("config.json", config)
             archive.write(weights, "model.weights.h5")
+            for path, name in assets:
+                archive.write(path, name)
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+
+
+def _save_assets(model, directory):
+    """`[(file, archive name)]`: what each layer's `save_assets(dir_path)` writes.
+
+    A layer writes files (not folders) into an empty directory of its own;
+    they go to `assets/<layer path>/<name>`, where `load_assets` finds them.
+    """
+    out = []
+    for i, (path, layer) in enumerate(layer_paths(model)):
+        save = getattr(layer, "save_assets", None)
+        if not callable(save):
+            continue
+        folder = os.path.join(directory, str(i))
+        os.makedirs(folder)
+        save(folder)
+        for name in sorted(os.listdir(folder)):
+            if not os.path.isfile(os.path.join(folder, name)) or "\\" in name:
+                raise ValueError(f"Layer '{layer.name}' ({type(layer).__name__}).save_assets "
+                                 f"may only write plain files into its directory. Received: "
+                                 f"{name!r}")
+            out.append((os.path.join(folder, name),
+                        f"assets/{path}/{name}" if path else f"assets/{name}"))
+    return out

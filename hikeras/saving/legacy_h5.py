@@ -5,6 +5,9 @@ inside a full-model file) has attributes `layer_names`, `backend` and
 `keras_version`; one subgroup per layer, in `layer_names` order, whose
 `weight_names` attribute lists its datasets (`dense/kernel:0`, stored at
 `<layer>/dense/kernel:0`). Layers without weights still get an (empty) group.
+A layer's datasets are what it and its sublayers `save_own_variables`, in
+`layer_stores.legacy_slots` order: a variable under its path, any other
+array as `<layer name>/<key>:0`.
 The optimizer's state goes in `optimizer_weights`, listed by `weight_names`
 in `optimizer.variables` order.
 """
@@ -14,7 +17,7 @@ import h5py
 from .file_errors import file_error
 from .h5_attributes import read_string_list, write_string_list
 from .saved_arrays import SavedArray, SavedEntry, file_size_of
-from .weight_matching import saved_order
+from .layer_stores import legacy_slots
 
 KERAS_VERSION = "2.15.0"  # the Keras whose layout and config dialect we write
 BACKEND = "tensorflow"    # Keras's readers only special-case "theano"
@@ -33,10 +36,10 @@ def _unique(names):
     return out
 
 
-def _write_arrays(group, names, variables):
+def _write_arrays(group, names, arrays):
     write_string_list(group, "weight_names", names)
-    for name, var in zip(names, variables):
-        group.create_dataset(name, data=var.value)
+    for name, array in zip(names, arrays):
+        group.create_dataset(name, data=array)
 
 
 def write_weights_group(group, model):
@@ -50,9 +53,9 @@ def write_weights_group(group, model):
     group.attrs["hikeras_version"] = __version__
     # Groups are created in name order, as Keras does, so no name is a prefix problem.
     for layer in sorted(layers, key=lambda l: l.name):
-        variables = saved_order(layer)
-        names = _unique([f"{v.path}:0" for v in variables])
-        _write_arrays(group.create_group(layer.name), names, variables)
+        slots = legacy_slots(layer)
+        names = _unique([f"{slot.path}:0" for slot in slots])
+        _write_arrays(group.create_group(layer.name), names, [slot.array() for slot in slots])
 
 
 def read_weights_group(group, source):
@@ -87,7 +90,7 @@ def write_optimizer_group(h5file, optimizer):
     """`optimizer_weights`: the optimizer's variables by path, in `variables` order."""
     variables = optimizer.variables
     group = h5file.create_group("optimizer_weights")
-    _write_arrays(group, _unique([v.path for v in variables]), variables)
+    _write_arrays(group, _unique([v.path for v in variables]), [v.value for v in variables])
 
 
 def read_optimizer_group(h5file, source):

@@ -7,7 +7,9 @@ dtype, and data that lies inside the file (a truncated file is caught here,
 not half-way through assigning). Contiguous, unfiltered datasets are later
 read straight into the variable's own array (`read_direct`, no copy);
 anything else (chunked, compressed) is read into a staging array up front,
-so decoding errors also surface before the model changes.
+so decoding errors also surface before the model changes. A layer's
+`load_own_variables` gets `array()`: a read-only memory map of a contiguous
+dataset (so its bytes are copied once, into the variable), or the staged array.
 """
 
 import os
@@ -105,6 +107,21 @@ class SavedArray:
         self.read_into(out)
         return out
 
+    def array(self):
+        """The saved values as a read-only array: the staged values, or a memory map
+        of the file's bytes (checked to lie inside the file when this was made)."""
+        self.stage()
+        if self._value is not None:
+            view = self._value.view()
+            view.flags.writeable = False
+            return view
+        try:
+            mapped = np.memmap(self._dataset.file.filename, dtype=self.dtype, mode="r",
+                               offset=self._dataset.id.get_offset(), shape=self.shape)
+        except (OSError, ValueError, TypeError):  # no mappable file: read it instead
+            return self.read()
+        return mapped.view(np.ndarray)
+
 
 def file_size_of(h5file):
     """The size in bytes of the file behind an open `h5py.File`."""
@@ -112,13 +129,20 @@ def file_size_of(h5file):
 
 
 class SavedEntry:
-    """The saved weights of one layer: `name` (its name or key) and `weights`."""
+    """The saved weights of one layer: `name` (its name or key) and `weights`.
 
-    __slots__ = ("name", "weights")
+    `extras` are `(Slot, SavedArray)` pairs of state the file holds for a
+    layer (or sublayer) that reads it itself, beyond what it saves (see
+    `keras3_weights`); they load with the layer unless matching `skipped` it.
+    """
 
-    def __init__(self, name, weights):
+    __slots__ = ("extras", "name", "skipped", "weights")
+
+    def __init__(self, name, weights, extras=()):
         self.name = name
         self.weights = list(weights)
+        self.extras = list(extras)
+        self.skipped = False
 
     def __repr__(self):
         return f"<SavedEntry {self.name}: {[w.name for w in self.weights]}>"

@@ -171,6 +171,7 @@ def _plan_h5(model, f, source, skip_mismatch, by_name, name_map):
             raise file_error(source, "does not fit the model's structure (load with "
                                      "by_name=True or skip_mismatch=True to load what "
                                      "fits):\n" + report.summary())
+        plan.extend(extra for entry in entries if not entry.skipped for extra in entry.extras)
         plan_optimizer_state(model, read_keras3_optimizer(f, source), source, plan, report)
         return plan, report
     group = f.get("model_weights", f)

@@ -4,9 +4,10 @@
 
 * shards `ckpt/model.data-00000-of-00002`, ... (HDF5; datasets `t0`, `t1`, ...),
   each at most `max_shard_size` unless one tensor alone is larger;
-* the index `ckpt/model.weights.json`: for every layer its tensor names (in
-  Keras's legacy order), for every tensor its shard, dataset, dtype, shape,
-  byte size and SHA-256; the optimizer's tensors too when it is built;
+* the index `ckpt/model.weights.json`: for every layer its tensor names (what
+  it and its sublayers `save_own_variables`, in Keras's legacy order), for
+  every tensor its shard, dataset, dtype, shape, byte size and SHA-256; the
+  optimizer's tensors too when it is built;
 * a pointer `ckpt/checkpoint` (`{"latest": "model.weights.json"}`), so
   `load_weights("ckpt")` finds the newest checkpoint.
 
@@ -32,7 +33,8 @@ from .file_errors import file_error
 from .h5_attributes import parse_json
 from .optimizer_state import plan_optimizer_state
 from .saved_arrays import SavedArray, SavedEntry, file_size_of
-from .weight_matching import assign, plan_by_name, plan_topological, saved_order
+from .layer_stores import legacy_slots
+from .weight_matching import assign, plan_by_name, plan_topological
 
 FORMAT = "hikeras.sharded_weights"
 POINTER = "checkpoint"
@@ -84,10 +86,10 @@ def save_sharded(model, index_path, max_shard_size):
     stem = _stem(index_path)
     tensors, layers = [], []
     for layer in model.layers:
-        variables = saved_order(layer)
-        layers.append({"name": layer.name, "weights": [f"{layer.name}/{v.path}"
-                                                       for v in variables]})
-        tensors.extend((f"{layer.name}/{v.path}", v.value) for v in variables)
+        slots = legacy_slots(layer)
+        layers.append({"name": layer.name, "weights": [f"{layer.name}/{slot.path}"
+                                                       for slot in slots]})
+        tensors.extend((f"{layer.name}/{slot.path}", slot.array()) for slot in slots)
     optimizer = getattr(model, "optimizer", None)
     optimizer_names = []
     if optimizer is not None and optimizer.built:
@@ -234,7 +236,8 @@ def _verify(plan, checksums, index_path):
         return None
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1)) as pool:
-        bad = [name for name in pool.map(check, [s for _, s in plan]) if name]
+        unique = list({id(saved): saved for _, saved in plan}.values())
+        bad = [name for name in pool.map(check, unique) if name]
     if bad:
         raise file_error(index_path, f"has tensors whose data does not match their checksum "
                                      f"(corrupt or partly overwritten shards): {bad[:5]}")

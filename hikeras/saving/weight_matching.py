@@ -1,17 +1,20 @@
-"""Pairing saved weights with a model's variables: topological or by name.
+"""Pairing saved weights with a model's layers: topological or by name.
 
-Both strategies only *plan*: they return `(variable, SavedArray)` pairs and a
-`LoadReport`, raising before anything is assigned when the file does not
-fit. `assign` then writes the values. So a failed load leaves the model as
-it was.
+Both strategies only *plan*: they return `(Slot, SavedArray)` pairs (a slot
+is one entry of a layer's `save_own_variables` store, see `layer_stores`)
+and a `LoadReport`, raising before anything is assigned when the file does
+not fit. `assign` then hands every layer its saved arrays through
+`load_own_variables`. So a failed load leaves the model as it was.
 
-The weights of one layer are saved in Keras's legacy order, which does not
-depend on `trainable` flags: the variables the layer (and, for a nested
-model, its sublayers) created as trainable, then those created
-non-trainable. Freezing a layer between saving and loading changes nothing.
+By default the entries of one top-level layer are in Keras's legacy order
+(`layer_stores.legacy_slots`), which does not depend on `trainable` flags:
+the variables the layer (and, for a nested model, its sublayers) created
+as trainable, then those created non-trainable. Freezing a layer between
+saving and loading changes nothing.
 """
 
 from .file_errors import file_error
+from .layer_stores import Slot, legacy_slots, load_stores
 
 
 class LoadReport:
@@ -54,59 +57,52 @@ class LoadReport:
         return "\n".join(lines)
 
 
-def saved_order(layer):
-    """The variables of `layer` in the order Keras saves them (see module docstring)."""
-    layers = [layer, *layer._flatten_layers()]
-    out, seen = [], set()
-    for group in ("_trainable_variables", "_non_trainable_variables"):
-        for sub in layers:
-            for var in getattr(sub, group):
-                if id(var) not in seen:
-                    seen.add(id(var))
-                    out.append(var)
-    return out
-
-
-def weighted_layers(model, order=saved_order):
-    """`[(layer, order(layer))]` for the model's top-level layers that have weights."""
+def weighted_layers(model, order=legacy_slots):
+    """`[(layer, order(layer))]` for the model's top-level layers that save something."""
     pairs = [(layer, order(layer)) for layer in model.layers]
-    return [(layer, vars_) for layer, vars_ in pairs if vars_]
+    return [(layer, slots) for layer, slots in pairs if slots]
 
 
-def _shape_problems(layer_name, variables, saved):
-    return [f"weight '{v.path}' of layer '{layer_name}' has shape {tuple(v.shape)} in the "
+def _shape_problems(layer_name, slots, saved):
+    """Shape mismatches of the variables among `slots` (plain arrays are their layer's
+    to check: their shape may depend on state, such as a vocabulary's size)."""
+    return [f"weight '{slot.path}' of layer '{layer_name}' has shape {slot.shape} in the "
             f"model but {s.shape} in the file ('{s.name}')"
-            for v, s in zip(variables, saved) if tuple(v.shape) != s.shape]
+            for slot, s in zip(slots, saved)
+            if slot.variable is not None and slot.shape != s.shape]
 
 
-def _pair_layer(layer, variables, entry, plan, report, skip_mismatch, source):
+def _pair_layer(layer, slots, entry, plan, report, skip_mismatch, source):
     """Pairs one layer with one saved entry (count and shapes must match)."""
-    if len(variables) != len(entry.weights):
-        reason = (f"layer '{layer.name}' has {len(variables)} weights "
-                  f"({[v.path for v in variables]}) but the file has {len(entry.weights)} for "
+    if len(slots) != len(entry.weights):
+        reason = (f"layer '{layer.name}' has {len(slots)} weights "
+                  f"({[s.path for s in slots]}) but the file has {len(entry.weights)} for "
                   f"'{entry.name}' ({[w.name for w in entry.weights]})")
         if not skip_mismatch:
             raise file_error(source, f"does not fit the model: {reason}. Pass "
                                      "skip_mismatch=True to skip such layers")
-        report.skipped.append((f"layer '{layer.name}'", reason))
-        report.missing.extend(v.path for v in variables)
-        report.unexpected.extend(w.name for w in entry.weights)
+        _skip(entry, layer, reason, slots, report)
         return
-    problems = _shape_problems(layer.name, variables, entry.weights)
+    problems = _shape_problems(layer.name, slots, entry.weights)
     if problems:
         if not skip_mismatch:
             raise file_error(source, f"does not fit the model: {problems[0]}. Pass "
                                      "skip_mismatch=True to skip such layers")
-        report.skipped.append((f"layer '{layer.name}'", "; ".join(problems)))
-        report.missing.extend(v.path for v in variables)
-        report.unexpected.extend(w.name for w in entry.weights)
+        _skip(entry, layer, "; ".join(problems), slots, report)
         return
-    for var, saved in zip(variables, entry.weights):
-        plan.append((var, saved))
-        report.matched.append((saved.name, var.path))
+    for slot, saved in zip(slots, entry.weights):
+        plan.append((slot, saved))
+        report.matched.append((saved.name, slot.path))
 
 
-def plan_topological(model, entries, source, skip_mismatch=False, order=saved_order):
+def _skip(entry, layer, reason, slots, report):
+    entry.skipped = True
+    report.skipped.append((f"layer '{layer.name}'", reason))
+    report.missing.extend(s.path for s in slots)
+    report.unexpected.extend(w.name for w in entry.weights)
+
+
+def plan_topological(model, entries, source, skip_mismatch=False, order=legacy_slots):
     """Pairs layers with weights and saved entries with weights, in order (Keras's default)."""
     layers = weighted_layers(model, order)
     entries = [e for e in entries if e.weights]
@@ -130,7 +126,7 @@ def _leaf_key(name):
 
 
 def plan_by_name(model, entries, source, skip_mismatch=False, name_map=None,
-                 order=saved_order):
+                 order=legacy_slots):
     """Pairs top-level layers with saved entries of the same name.
 
     Layers left over are then matched weight by weight on their variables'
@@ -160,31 +156,31 @@ def plan_by_name(model, entries, source, skip_mismatch=False, name_map=None,
         for saved in entry.weights:
             key = _rename_path(_leaf_key(saved.name), name_map)
             leftover_saved.setdefault(key, saved)
-    for layer, variables in leftover_layers:
-        found = [leftover_saved.get(v.path) for v in variables]
+    for layer, slots in leftover_layers:
+        found = [leftover_saved.get(s.path) for s in slots]
         if not any(found):
-            report.missing.extend(v.path for v in variables)
+            report.missing.extend(s.path for s in slots)
             continue
         if not all(found):
             reason = (f"the file has only some of the weights of layer '{layer.name}' "
-                      f"({[v.path for v, s in zip(variables, found) if s is not None]})")
+                      f"({[s.path for s, f in zip(slots, found) if f is not None]})")
             if not skip_mismatch:
                 raise file_error(source, f"does not fit the model: {reason}")
             report.skipped.append((f"layer '{layer.name}'", reason))
-            report.missing.extend(v.path for v in variables)
+            report.missing.extend(s.path for s in slots)
             continue
-        problems = _shape_problems(layer.name, variables, found)
+        problems = _shape_problems(layer.name, slots, found)
         if problems and not skip_mismatch:
             raise file_error(source, f"does not fit the model: {problems[0]}. Pass "
                                      "skip_mismatch=True to skip such layers")
-        for var, saved in zip(variables, found):
-            del leftover_saved[var.path]
+        for slot, saved in zip(slots, found):
+            del leftover_saved[slot.path]
             if problems:
-                report.missing.append(var.path)
+                report.missing.append(slot.path)
                 report.unexpected.append(saved.name)
             else:
-                plan.append((var, saved))
-                report.matched.append((saved.name, var.path))
+                plan.append((slot, saved))
+                report.matched.append((saved.name, slot.path))
         if problems:
             report.skipped.append((f"layer '{layer.name}'", "; ".join(problems)))
     report.unexpected.extend(s.name for s in leftover_saved.values())
@@ -205,13 +201,25 @@ def _require_some(plan, report, source):
 
 
 def assign(plan, source):
-    """Writes every planned saved array into its variable (staged data is read first)."""
+    """Loads the plan: every layer gets its saved arrays through `load_own_variables`,
+    and planned variables (an optimizer's) are read into directly. Data that must be
+    staged is read first, so decoding errors surface before anything changes."""
     for _, saved in plan:
         saved.stage()
+    load_stores([(slot, saved) for slot, saved in plan if isinstance(slot, Slot)],
+                lambda layer, e: _load_error(source, layer, e))
     for var, saved in plan:
+        if isinstance(var, Slot):
+            continue
         try:
             saved.read_into(var.value)
         except Exception as e:  # an I/O error after validation: name it, keep the cause
             raise file_error(source, f"could not be read while loading '{saved.name}' into "
                                      f"'{var.path}' ({type(e).__name__}: {e}); the model may "
                                      "be partly loaded") from e
+
+
+def _load_error(source, layer, error):
+    return file_error(source, f"could not be loaded into layer '{layer.name}' "
+                              f"({type(layer).__name__}.load_own_variables raised "
+                              f"{type(error).__name__}: {error}); the model may be partly loaded")

@@ -6,16 +6,19 @@ after the special indices: the mask index 0 (only in `"int"` mode with a
 Python dicts over the flattened input, so any hashable token type works.
 
 Saving: Keras 3 writes a vocabulary into the layer config only when it was
-given as a list, and saves adapted vocabularies as `.keras` archive assets.
+given as a list, and saves adapted vocabularies as `.keras` archive assets
+(and `"tf_idf"` weights as the weights-file entry `idf_weights`).
 hikeras's files have no assets, so `get_config` always carries the current
-vocabulary (and `"tf_idf"` weights) as plain lists. A layer saved after
-`adapt` therefore reloads with that vocabulary, read as data; a vocabulary
-file path is never opened. `.keras` files written by Keras are read the
-other way too: the loader hands an archive's `vocabulary.txt` to
-`restore_keras_vocabulary`.
+vocabulary (and `"tf_idf"` weights) as plain lists, and `save_own_variables`
+stores nothing. A layer saved after `adapt` therefore reloads with that
+vocabulary, read as data; a vocabulary file path given as an argument is
+never opened. `.keras` files written by Keras are read the other way too:
+`load_own_variables` takes their `idf_weights` and `load_assets` the
+archive's `vocabulary.txt`.
 """
 
 import collections
+import os
 
 import numpy as np
 
@@ -97,6 +100,7 @@ class IndexLookup(Layer):
         self._tokens = None  # the vocabulary without special tokens
         self._index = {}
         self._idf = None  # per output slot, in "tf_idf" mode
+        self._keras_idf = None  # a Keras file's `idf_weights`, until its vocabulary is read
         self._config_vocabulary = None
         self._config_idf = None
         self._given_vocabulary = vocabulary is not None
@@ -191,6 +195,28 @@ class IndexLookup(Layer):
             self.set_vocabulary(tokens, np.asarray(idf_weights).reshape(-1)[:len(tokens)])
         elif self.output_mode != "tf_idf":
             self.set_vocabulary(tokens)
+
+    # ---------------------------------------------------------------- saving
+    def save_own_variables(self, store):
+        """Stores nothing: the vocabulary and `"tf_idf"` weights travel in the config."""
+
+    def load_own_variables(self, store):
+        """Keeps the `idf_weights` a Keras-written file stores (in `"tf_idf"` mode) for
+        `load_assets`, which reads the matching vocabulary; other entries are ignored."""
+        if "idf_weights" in store and self._tokens is None:
+            self._keras_idf = np.array(store["idf_weights"])
+
+    def load_assets(self, dir_path):
+        """Reads the `vocabulary.txt` (one token a line, special tokens first) that
+        Keras writes for an adapted layer into a `.keras` archive's assets, unless the
+        config gave the layer a vocabulary."""
+        path = os.path.join(dir_path, "vocabulary.txt")
+        if self._tokens is not None or not os.path.isfile(path):
+            return
+        with open(path, encoding="utf-8", newline="") as f:
+            lines = f.read().splitlines()
+        self.restore_keras_vocabulary(lines, self._keras_idf)
+        self._keras_idf = None
 
     def _token_from_text(self, line):
         return self._token(line)

@@ -162,6 +162,19 @@ class TextVectorization(Layer):
         """Reads a Keras `.keras` archive's vocabulary asset (see `StringLookup`)."""
         self._lookup_layer.restore_keras_vocabulary(lines, idf_weights)
 
+    # As in Keras, the state is the inner lookup layer's (see `IndexLookup`).
+    def save_own_variables(self, store):
+        """Stores what the inner `StringLookup` stores (nothing: see `get_config`)."""
+        self._lookup_layer.save_own_variables(store)
+
+    def load_own_variables(self, store):
+        """Hands a Keras file's `idf_weights` to the inner `StringLookup`."""
+        self._lookup_layer.load_own_variables(store)
+
+    def load_assets(self, dir_path):
+        """Reads Keras's `vocabulary.txt` asset through the inner `StringLookup`."""
+        self._lookup_layer.load_assets(dir_path)
+
     def adapt(self, data, batch_size=None, steps=None):
         """Learns the vocabulary from the tokens of `data` (most frequent
         first, ties to the token that sorts last), and document frequencies
