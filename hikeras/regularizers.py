@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from . import ops
-from .saving.serialization import resolve, serialize_keras_object
+from .serialization import resolve, serialize_keras_object
 
 
 def _validate_factor(value, name):
@@ -170,6 +170,6 @@ def serialize(regularizer):
 
 def deserialize(config, custom_objects=None):
     """Rebuilds a regulariser from `serialize`'s output."""
-    from .saving.serialization import deserialize_keras_object
+    from .serialization import deserialize_keras_object
 
     return deserialize_keras_object(config, _BUILTINS, custom_objects, "regularizer")

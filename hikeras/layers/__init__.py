@@ -12,7 +12,7 @@ module is picked up by being in a family folder.
 import importlib
 import pkgutil
 
-from ..saving.serialization import deserialize_keras_object, serialize_keras_object
+from ..serialization import deserialize_keras_object, serialize_keras_object
 from .input_layer import Input, InputLayer
 from .input_spec import InputSpec
 from .layer import Layer

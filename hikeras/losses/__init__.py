@@ -12,7 +12,7 @@ gives an instance (`"MeanSquaredError"` -> `MeanSquaredError()`), as in Keras 3.
 False
 """
 
-from ..saving.serialization import deserialize_keras_object, resolve, serialize_keras_object
+from ..serialization import deserialize_keras_object, resolve, serialize_keras_object
 from .loss import Loss, LossFunctionWrapper, reduce_weighted_values, standardize_reduction
 from .losses import (
     ALIASES,

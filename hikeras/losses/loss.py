@@ -178,7 +178,7 @@ class LossFunctionWrapper(Loss):
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
     def get_config(self):
-        from ..saving.serialization import serialize_keras_object
+        from ..serialization import serialize_keras_object
 
         config = super().get_config()
         config["fn"] = serialize_keras_object(self.fn)

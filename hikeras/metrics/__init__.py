@@ -24,7 +24,7 @@ from ..losses.probabilistic import (
     sparse_categorical_crossentropy,
 )
 from ..losses.regression import huber, log_cosh
-from ..saving.serialization import deserialize_keras_object, resolve, serialize_keras_object
+from ..serialization import deserialize_keras_object, resolve, serialize_keras_object
 from .accuracy_metrics import (
     Accuracy,
     BinaryAccuracy,

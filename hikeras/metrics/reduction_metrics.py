@@ -172,7 +172,7 @@ class MeanMetricWrapper(Mean):
         super().update_state(values, sample_weight=sample_weight)
 
     def get_config(self):
-        from ..saving.serialization import serialize_keras_object
+        from ..serialization import serialize_keras_object
 
         config = super().get_config()
         config["fn"] = serialize_keras_object(self._fn)

@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import backend, initializers
 from ..backend import Tensor, floatx
-from ..saving.serialization import serialize_keras_object
+from ..serialization import serialize_keras_object
 from ..variables import Variable
 from ._clipping import clip_by_global_norm, clip_by_norm, clip_by_value
 

@@ -9,7 +9,7 @@ registry, and the compiled loss, metrics and optimizer must round-trip too.
 import json
 
 from .. import losses, metrics, optimizers
-from .object_registration import get_registered_name
+from ..serialization import get_registered_name
 from .training_config import deserialize_nested, get_compile_config
 
 _HOW_TO_FIX = ("Give the class a `get_config()` returning its constructor arguments and "

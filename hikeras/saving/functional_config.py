@@ -16,9 +16,8 @@ import contextvars
 import inspect
 
 from ..layers.node import KerasTensor
+from ..serialization import custom_object_scope, serialize_keras_object
 from ..utils import tree
-from .object_registration import custom_object_scope
-from .serialization import serialize_keras_object
 
 _BUILTIN_NODE = object()  # stands for node 0 of a nested model in Keras 2 configs
 _MORE_ARGS = "__positional_arguments__"  # Keras 3 nodes' arguments after the first

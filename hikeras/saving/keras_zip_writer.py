@@ -20,6 +20,7 @@ import zipfile
 
 import h5py
 
+from ..version import __version__
 from .atomic import atomic_write
 from .functional_config import keras3_nodes
 from .keras3_weights import write_keras3_weights
@@ -40,8 +41,6 @@ def _model_config(model, include_optimizer=True):
 
 
 def _metadata():
-    from .. import __version__
-
     return {"keras_version": _KERAS3_VERSION,
             "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S"),
             "hikeras_version": __version__}

@@ -11,6 +11,7 @@ name is an error that says how to register it.
 
 import json
 
+from ..version import __version__
 from .file_errors import SavedFileError, file_error
 from .h5_attributes import parse_json
 
@@ -95,8 +96,6 @@ def deserialize_model(config, custom_objects=None, source="<config>"):
 
 def model_to_json(model, **kwargs):
     """The model's architecture as a JSON string (`json.dumps` kwargs pass through)."""
-    from .. import __version__
-
     config = model_to_config(model)
     config["keras_version"] = "2.15.0"
     config["backend"] = "tensorflow"

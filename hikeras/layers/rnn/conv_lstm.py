@@ -17,7 +17,7 @@ import numpy as np
 
 from ... import activations, backend, constraints, initializers, ops, regularizers
 from ...backend import SymbolicTensor
-from ...saving.object_registration import register_keras_serializable
+from ...serialization import register_keras_serializable
 from ...utils.rng import make_generator
 from ..convolutional.arguments import (
     from_channels_last,
