@@ -9,6 +9,7 @@ registry, and the compiled loss, metrics and optimizer must round-trip too.
 import json
 
 from .. import losses, metrics, optimizers
+from ..layers.layer_table import deserialize
 from ..serialization import get_registered_name
 from .training_config import deserialize_nested, get_compile_config
 
@@ -24,7 +25,6 @@ def _fail(model, what, error):
 
 
 def _check_layer(model, layer):
-    from ..layers import deserialize
     from ..models import Functional, Sequential
 
     what = f"layer '{layer.name}' ({type(layer).__name__})"

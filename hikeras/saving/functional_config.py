@@ -15,6 +15,7 @@ import contextlib
 import contextvars
 import inspect
 
+from ..layers.layer_table import deserialize
 from ..layers.node import KerasTensor
 from ..serialization import custom_object_scope, serialize_keras_object
 from ..utils import tree
@@ -92,7 +93,6 @@ def functional_config(model):
 
 def functional_from_config(config, custom_objects=None):
     """Rebuilds a functional model by replaying its layer calls."""
-    from ..layers import deserialize
     from ..models.functional import Functional
 
     with custom_object_scope(custom_objects):

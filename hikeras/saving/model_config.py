@@ -11,6 +11,7 @@ name is an error that says how to register it.
 
 import json
 
+from ..layers.layer_table import deserialize, serialize
 from ..version import __version__
 from .file_errors import SavedFileError, file_error
 from .h5_attributes import parse_json
@@ -67,15 +68,12 @@ def _layer_hints(layer):
 
 def model_to_config(model):
     """`{"class_name", "config"}` of a model (Keras 2 dialect, with Keras's module hints)."""
-    from ..layers import serialize
-
     config = serialize(model)
     return with_module_hints(config, _MODEL_MODULES.get(config["class_name"], "keras"))
 
 
 def deserialize_model(config, custom_objects=None, source="<config>"):
     """Builds a model from a `{"class_name", "config"}` dict of either dialect."""
-    from ..layers import deserialize
     from ..models import Model
 
     if not isinstance(config, dict) or not isinstance(config.get("class_name"), str):
