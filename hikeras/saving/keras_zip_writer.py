@@ -20,8 +20,8 @@ import zipfile
 
 import h5py
 
+from ..utils.atomic import atomic_write
 from ..version import __version__
-from .atomic import atomic_write
 from .functional_config import keras3_nodes
 from .keras3_weights import write_keras3_weights
 from .model_config import model_to_config

@@ -11,8 +11,8 @@ import warnings
 
 import h5py
 
+from ..utils.atomic import atomic_write
 from ..version import __version__
-from .atomic import atomic_write
 from .file_errors import SavedFileError, file_error
 from .h5_attributes import parse_json, read_string
 from .legacy_h5 import (

@@ -15,7 +15,7 @@ import os
 
 import h5py
 
-from .atomic import atomic_write
+from ..utils.atomic import atomic_write
 from .custom_object_check import check_rebuildable
 from .file_errors import SavedFileError, file_error
 from .keras3_weights import (

@@ -5,9 +5,10 @@ import importlib
 
 import pytest
 
-# The registry and config dialect moved to the ground floor (tests/serialization/).
-MODULES = ["hikeras.saving.atomic", "hikeras.saving.file_errors", "hikeras.saving.model_config",
-           "hikeras.saving.weight_matching"]
+# The registry and config dialect moved to the ground floor (tests/serialization/);
+# `atomic_write`, which every format writes through, to hikeras.utils.
+MODULES = ["hikeras.saving.file_errors", "hikeras.saving.model_config",
+           "hikeras.saving.weight_matching", "hikeras.utils.atomic"]
 
 
 @pytest.mark.parametrize("name", MODULES)
