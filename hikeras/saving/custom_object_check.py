@@ -10,6 +10,8 @@ import json
 
 from .. import losses, metrics, optimizers
 from ..layers.layer_table import deserialize
+from ..models.functional import Functional
+from ..models.sequential import Sequential
 from ..serialization import get_registered_name
 from .training_config import deserialize_nested, get_compile_config
 
@@ -25,8 +27,6 @@ def _fail(model, what, error):
 
 
 def _check_layer(model, layer):
-    from ..models import Functional, Sequential
-
     what = f"layer '{layer.name}' ({type(layer).__name__})"
     try:
         config = layer.get_config()

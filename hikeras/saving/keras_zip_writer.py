@@ -7,7 +7,7 @@ optimizer's variables under `optimizer/vars`, see `keras3_weights`).
 
 The config is the Keras 2 dialect hikeras writes everywhere, with two Keras 3
 touches that its `.keras` loader needs: functional nodes in Keras 3's form
-(`functional_config.keras3_nodes`: nested models number their calls from 0)
+(`models.functional_config.keras3_nodes`: nested models number their calls from 0)
 and `module` hints on the compiled optimizer, losses and metrics.
 """
 
@@ -20,9 +20,9 @@ import zipfile
 
 import h5py
 
+from ..models.functional_config import keras3_nodes
 from ..utils.atomic import atomic_write
 from ..version import __version__
-from .functional_config import keras3_nodes
 from .keras3_weights import write_keras3_weights
 from .model_config import model_to_config
 from .training_config import keras3_compile_config
