@@ -7,7 +7,7 @@
 (None, 2)
 """
 
-__version__ = "0.1.0"
+from .version import __version__
 
 
 def _load_backend_from_source_checkout():

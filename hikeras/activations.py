@@ -15,7 +15,7 @@ True
 """
 
 from . import ops
-from .saving.serialization import deserialize_keras_object, resolve, serialize_keras_object
+from .serialization import deserialize_keras_object, resolve, serialize_keras_object
 
 
 def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):

@@ -7,7 +7,7 @@
 
 import numpy as np
 
-from .saving.serialization import deserialize_keras_object, resolve, serialize_keras_object
+from .serialization import deserialize_keras_object, resolve, serialize_keras_object
 
 
 class Constraint:

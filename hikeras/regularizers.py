@@ -15,7 +15,8 @@ import math
 import numpy as np
 
 from . import ops
-from .saving.serialization import resolve, serialize_keras_object
+from .losses.regression import l2_normalize
+from .serialization import deserialize_keras_object, resolve, serialize_keras_object
 
 
 def _validate_factor(value, name):
@@ -126,8 +127,6 @@ class OrthogonalRegularizer(Regularizer):
         if len(x.shape) != 2:
             raise ValueError("Inputs to OrthogonalRegularizer must have rank 2. Received: "
                              f"inputs.shape={tuple(x.shape)}")
-        from .losses.regression import l2_normalize
-
         if self.mode == "rows":
             vectors = l2_normalize(x, axis=1)
             product = ops.matmul(vectors, ops.transpose(vectors))
@@ -170,6 +169,4 @@ def serialize(regularizer):
 
 def deserialize(config, custom_objects=None):
     """Rebuilds a regulariser from `serialize`'s output."""
-    from .saving.serialization import deserialize_keras_object
-
     return deserialize_keras_object(config, _BUILTINS, custom_objects, "regularizer")

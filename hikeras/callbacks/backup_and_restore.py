@@ -6,7 +6,7 @@ import os
 import numpy as np
 
 from ..distribute.scope import is_chief, wait_for_chief
-from ..saving.atomic import atomic_write
+from ..utils.atomic import atomic_write
 from . import _training_state as ts
 from ._paths import check_save_freq, ensure_writable_dir
 from .callback import Callback

@@ -14,7 +14,9 @@ import time
 
 import numpy as np
 
+from ..utils.profiler import Profiler
 from ._paths import ensure_writable_dir
+from ._tensorboard_graph import write_model_graph
 from .callback import Callback
 
 _INSTALL = 'pip install "hikeras[tensorboard]"'
@@ -120,14 +122,10 @@ class TensorBoard(Callback):
 
     def on_train_batch_begin(self, batch, logs=None):
         if self._profile_start and self._global_train_batch + 1 == self._profile_start:
-            from ..utils.profiler import Profiler
-
             self._profiler = Profiler(self.model).start()
 
     def on_train_batch_end(self, batch, logs=None):
         if self._graph_pending:  # after the first step, so subclassed models are built
-            from ._tensorboard_graph import write_model_graph
-
             write_model_graph(self._writer("train"), self.model)
             self._graph_pending = False
         self._global_train_batch += 1

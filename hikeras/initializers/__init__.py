@@ -12,7 +12,7 @@ dict, a class, an instance or any callable `(shape, dtype) -> array`.
 
 import re
 
-from ..saving.serialization import deserialize_keras_object, resolve, serialize_keras_object
+from ..serialization import deserialize_keras_object, resolve, serialize_keras_object
 from .constant_initializers import Constant, Identity, Ones, Zeros
 from .initializer import Initializer, compute_fans
 from .random_initializers import (

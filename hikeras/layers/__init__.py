@@ -1,4 +1,4 @@
-"""Layers, and the name table used to rebuild them from configs.
+"""Layers, and the name table (`layer_table`) used to rebuild them from configs.
 
 The base classes (`Layer`, `InputSpec`, `InputLayer`, the symbolic `KerasTensor`
 and `Node`) sit at this level; every layer lives in a family sub-package that
@@ -12,13 +12,13 @@ module is picked up by being in a family folder.
 import importlib
 import pkgutil
 
-from ..saving.serialization import deserialize_keras_object, serialize_keras_object
 from .input_layer import Input, InputLayer
 from .input_spec import InputSpec
 from .layer import Layer
+from .layer_table import deserialize, register_layer_classes, serialize
 
 __all__ = ["Input", "InputLayer", "InputSpec", "Layer", "deserialize", "serialize"]
-_LAYERS = {"InputLayer": InputLayer}
+register_layer_classes({"InputLayer": InputLayer})
 
 
 def _family_modules():
@@ -34,17 +34,5 @@ for _module in _family_modules():
         globals()[_name] = _obj
         __all__.append(_name)
         if isinstance(_obj, type) and issubclass(_obj, Layer):
-            _LAYERS[_name] = _obj
+            register_layer_classes({_name: _obj})
 
-
-def serialize(layer):
-    """`{"class_name", "config"}` for a layer."""
-    return serialize_keras_object(layer)
-
-
-def deserialize(config, custom_objects=None):
-    """Rebuilds a layer (or model) from `serialize()` output."""
-    from .. import models  # models are layers too; imported late (they import layers)
-
-    table = dict(_LAYERS, **models.MODEL_CLASSES)
-    return deserialize_keras_object(config, table, custom_objects, "layer")

@@ -25,6 +25,7 @@ from ..utils import tree
 from ..utils.dtype_utils import standardize_dtype
 from ..variables import Variable
 from .input_spec import check_input_spec
+from .layer_table import deserialize
 from .node import KerasHistory, KerasTensor, Node
 
 _context = threading.local()
@@ -605,8 +606,6 @@ class Layer:
         """Creates a layer from `get_config()` output."""
         config = dict(config)
         if cls._nested_layer_keys:
-            from . import deserialize  # the layer table imports this module
-
             for key in cls._nested_layer_keys:
                 value = config.get(key)
                 if isinstance(value, list):

@@ -12,8 +12,14 @@ gives an instance (`"MeanSquaredError"` -> `MeanSquaredError()`), as in Keras 3.
 False
 """
 
-from ..saving.serialization import deserialize_keras_object, resolve, serialize_keras_object
-from .loss import Loss, LossFunctionWrapper, reduce_weighted_values, standardize_reduction
+from ..serialization import deserialize_keras_object, resolve, serialize_keras_object
+from .loss import (
+    ALL_OBJECTS_DICT,
+    Loss,
+    LossFunctionWrapper,
+    reduce_weighted_values,
+    standardize_reduction,
+)
 from .losses import (
     ALIASES,
     BCE,
@@ -76,7 +82,7 @@ from .losses import (
     tversky,
 )
 
-ALL_OBJECTS_DICT = {cls.__name__: cls for cls in LOSS_CLASSES}
+ALL_OBJECTS_DICT.update({cls.__name__: cls for cls in LOSS_CLASSES})
 ALL_OBJECTS_DICT.update({fn.__name__: fn for fn in LOSS_FUNCTIONS})
 ALL_OBJECTS_DICT.update(ALIASES)
 

@@ -21,7 +21,13 @@ import numpy as np
 
 from .. import ops
 from ..backend import Tensor
+from ..serialization import resolve, serialize_keras_object
 from ..utils.dtype_utils import standardize_dtype
+
+# The built-in losses by name ("mse", "Huber", ...), the table behind `hikeras.losses.get`.
+# `hikeras.losses` fills it once every module defining a loss has loaded (they all import
+# this one); `LossFunctionWrapper.from_config` resolves a saved function name through it.
+ALL_OBJECTS_DICT = {}
 
 # Keras 3's names, plus Keras 2's "auto" which meant "sum_over_batch_size".
 _REDUCTIONS = ("sum_over_batch_size", "sum", "none", "mean", "mean_with_sample_weight")
@@ -178,8 +184,6 @@ class LossFunctionWrapper(Loss):
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
     def get_config(self):
-        from ..saving.serialization import serialize_keras_object
-
         config = super().get_config()
         config["fn"] = serialize_keras_object(self.fn)
         config.update(self._fn_kwargs)
@@ -189,9 +193,7 @@ class LossFunctionWrapper(Loss):
     def from_config(cls, config):
         config = dict(config)
         if "fn" in config:
-            from . import get  # the package table resolves the function's name
-
-            config["fn"] = get(config["fn"])
+            config["fn"] = resolve(config["fn"], ALL_OBJECTS_DICT, "loss")
         return cls(**config)
 
     def __repr__(self):

@@ -24,7 +24,7 @@ from ..losses.probabilistic import (
     sparse_categorical_crossentropy,
 )
 from ..losses.regression import huber, log_cosh
-from ..saving.serialization import deserialize_keras_object, resolve, serialize_keras_object
+from ..serialization import deserialize_keras_object, resolve, serialize_keras_object
 from .accuracy_metrics import (
     Accuracy,
     BinaryAccuracy,
@@ -56,7 +56,7 @@ from .correlation_metrics import (
 )
 from .f_score_metrics import F1Score, FBetaScore
 from .iou_metrics import IoU, BinaryIoU, MeanIoU, OneHotIoU, OneHotMeanIoU
-from .metric import Metric
+from .metric import ALL_OBJECTS_DICT, Metric
 from .probabilistic_metrics import (
     BinaryCrossentropy,
     CategoricalCrossentropy,
@@ -126,7 +126,7 @@ METRIC_FUNCTIONS = (
 # Class names, then snake_case class names ("precision", "auc", "f1_score"), then
 # functions (which win where both exist: the trainer wraps them in a Mean, which for
 # "pearson_correlation" and the like computes what the class would).
-ALL_OBJECTS_DICT = {cls.__name__: cls for cls in METRIC_CLASSES}
+ALL_OBJECTS_DICT.update({cls.__name__: cls for cls in METRIC_CLASSES})
 ALL_OBJECTS_DICT.update({to_snake_case(cls.__name__): cls for cls in METRIC_CLASSES[4:]})
 ALL_OBJECTS_DICT.update({fn.__name__: fn for fn in METRIC_FUNCTIONS})
 ALL_OBJECTS_DICT.update({

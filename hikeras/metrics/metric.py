@@ -8,10 +8,17 @@ updates run on plain numpy, outside any gradient recording.
 
 import numpy as np
 
+from .. import initializers
 from ..backend import Tensor
 from ..losses.loss import to_snake_case
 from ..utils.dtype_utils import standardize_dtype
 from ..variables import Variable
+
+# The built-in metrics by name ("mae", "AUC", "f1_score", ...), the table behind
+# `hikeras.metrics.get`. `hikeras.metrics` fills it once every module defining a metric
+# has loaded (they all import this one); `MeanMetricWrapper.from_config` resolves a saved
+# function name through it.
+ALL_OBJECTS_DICT = {}
 
 
 def as_array(x, dtype=None):
@@ -75,7 +82,6 @@ class Metric:
                 f"{type(self).__name__}.__init__ must call `super().__init__()` before "
                 "`add_variable`."
             )
-        from .. import initializers
 
         dtype = np.dtype(dtype or self._dtype)
         shape = tuple(int(d) for d in shape) if not isinstance(shape, int) else (shape,)

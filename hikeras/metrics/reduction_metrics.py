@@ -9,7 +9,9 @@ exact mean over every sample of the epoch however the batches were sized
 
 import numpy as np
 
-from .metric import Metric, as_array
+from .. import losses
+from ..serialization import resolve, serialize_keras_object
+from .metric import ALL_OBJECTS_DICT, Metric, as_array
 
 
 def _to_same_rank(values, weight):
@@ -172,8 +174,6 @@ class MeanMetricWrapper(Mean):
         super().update_state(values, sample_weight=sample_weight)
 
     def get_config(self):
-        from ..saving.serialization import serialize_keras_object
-
         config = super().get_config()
         config["fn"] = serialize_keras_object(self._fn)
         config.update(self._fn_kwargs)
@@ -189,25 +189,18 @@ class MeanMetricWrapper(Mean):
 
 def _resolve_fn(identifier):
     """A wrapped function from its saved name: metric functions, then losses."""
-    from .. import losses
-    from . import get
-
     try:
-        return get(identifier)
+        return resolve(identifier, ALL_OBJECTS_DICT, "metric")
     except ValueError:
         return losses.get(identifier)
 
 
 def _is_loss(fn):
-    from .. import losses
-
     return isinstance(fn, losses.Loss) or fn in losses.LOSS_FUNCTIONS
 
 
 def _last_axis_mean_fns():
     """Functions whose value is a mean over the last axis of elementwise terms."""
-    from .. import losses
-
     return (losses.mean_squared_error, losses.mean_absolute_error,
             losses.mean_absolute_percentage_error, losses.mean_squared_logarithmic_error,
             losses.binary_crossentropy, losses.binary_focal_crossentropy, losses.huber,

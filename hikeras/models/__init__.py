@@ -1,11 +1,22 @@
-"""Models: `Model` (functional or subclassed) and `Sequential`."""
+"""Models: `Model` (functional or subclassed) and `Sequential`.
 
+`load_model`, `save_model` and `model_from_json` are Keras's aliases of the
+`hikeras.saving` functions. The file formats sit above this package (they
+rebuild models), so each alias imports its function when it is called. With
+`SavingMixin`'s methods, these are the only imports from `models/` up to
+`saving/`: Keras's tie between models and their saving.
+"""
+
+from ..layers.layer_table import register_layer_classes
 from .cloning import clone_model
 from .functional import Functional
 from .model import Model
 from .sequential import Sequential
 
+# Models are layers too: configs name them ("Model" is how Keras 2 writes a functional
+# model), and `hikeras.layers.deserialize` rebuilds them from this entry in its table.
 MODEL_CLASSES = {"Model": Functional, "Functional": Functional, "Sequential": Sequential}
+register_layer_classes(MODEL_CLASSES)
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):

@@ -12,6 +12,7 @@ from ..backend import kahn_order
 from ..layers.layer import flat_masks
 from ..layers.node import KerasTensor
 from ..utils import tree
+from .functional_config import functional_config, functional_from_config
 from .model import Model
 from .naming import assign_unique_names
 
@@ -206,15 +207,14 @@ class Functional(Model):
         return self.call(inputs, training=training, mask=mask)
 
     def get_config(self):
-        from ..saving.functional_config import functional_config
-
         return functional_config(self)
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from ..saving.functional_config import functional_from_config
+        return functional_from_config(Functional, config, custom_objects)
 
-        return functional_from_config(config, custom_objects)
+
+Model._functional_class = Functional  # what `Model(inputs, outputs)` builds
 
 
 def _keras_layer_order(output_nodes, input_layers):

@@ -7,15 +7,17 @@
 
 Training (`compile`, `fit`, `evaluate`, `predict`, ...) comes from `Trainer`,
 kept in its own package so graph building and training stay separate; saving
-(`save`, `save_weights`, `load_weights`, `to_json`) from `hikeras.saving`.
+(`save`, `save_weights`, `load_weights`, `to_json`) from `SavingMixin`, which
+forwards to `hikeras.saving`.
 """
 
 from ..layers.layer import Layer
 from ..layers.node import KerasTensor
-from ..saving.model_saving import SavingMixin
 from ..trainers.trainer import Trainer
 from ..utils import tree
+from .model_saving import SavingMixin
 from .naming import assign_unique_names
+from .summary import print_summary
 
 
 def _is_functional_call(args, kwargs):
@@ -33,17 +35,15 @@ def _is_functional_call(args, kwargs):
 _functional_subclasses = {}
 
 
-def _functional_subclass(cls):
+def _functional_subclass(cls, functional):
     """`cls` (a Model subclass, e.g. one overriding `train_step`) made functional.
 
     Keras lets `class CustomModel(keras.Model)` be instantiated as
     `CustomModel(inputs, outputs)`: the instance runs the graph while keeping
     the subclass's overrides. A class deriving from both gives exactly that.
     """
-    from .functional import Functional
-
     if cls not in _functional_subclasses:
-        _functional_subclasses[cls] = type(cls.__name__, (cls, Functional),
+        _functional_subclasses[cls] = type(cls.__name__, (cls, functional),
                                            {"__module__": cls.__module__,
                                             "__qualname__": cls.__qualname__})
     return _functional_subclasses[cls]
@@ -60,12 +60,15 @@ class Model(SavingMixin, Trainer, Layer):
     'Functional'
     """
 
+    # `Model(inputs, outputs)` builds a `Functional` (Keras's API). `Functional` is a
+    # subclass defined in functional.py, which imports this module: it fills this in.
+    _functional_class = None
+
     def __new__(cls, *args, **kwargs):
         if _is_functional_call(args, kwargs):
-            from .functional import Functional
-
-            if not issubclass(cls, Functional):
-                cls = Functional if cls is Model else _functional_subclass(cls)
+            functional = Model._functional_class
+            if not issubclass(cls, functional):
+                cls = functional if cls is Model else _functional_subclass(cls, functional)
         return super().__new__(cls)
 
     def __init__(self, *args, **kwargs):
@@ -90,8 +93,6 @@ class Model(SavingMixin, Trainer, Layer):
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
                 show_trainable=False):
         """Prints Keras's summary table; see `hikeras.models.summary`."""
-        from .summary import print_summary
-
         print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn,
                       expand_nested=expand_nested, show_trainable=show_trainable)
 

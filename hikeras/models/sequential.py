@@ -4,6 +4,7 @@ import numpy as np
 
 from ..layers.input_layer import InputLayer
 from ..layers.layer import Layer
+from ..layers.layer_table import deserialize, serialize
 from ..layers.node import KerasTensor
 from ..utils import tree
 from .model import Model
@@ -189,16 +190,12 @@ class Sequential(Model):
 
     # ----------------------------------------------------------- serialisation
     def get_config(self):
-        from ..layers import serialize
-
         layers = [serialize(l) for l in ([self._input_layer] if self._input_layer else [])
                   + self._stack]
         return {"name": self.name, "layers": layers}
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        from ..layers import deserialize
-
         model = cls(name=config.get("name"))
         for layer_config in config.get("layers", []):
             model.add(deserialize(layer_config, custom_objects=custom_objects))

@@ -10,7 +10,7 @@ instance.
 0.1
 """
 
-from ..saving.serialization import deserialize_keras_object, resolve, serialize_keras_object
+from ..serialization import deserialize_keras_object, resolve, serialize_keras_object
 from . import schedules
 from .adadelta import Adadelta
 from .adafactor import Adafactor

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from .. import initializers
 from .optimizer import Optimizer
 
 
@@ -42,8 +43,6 @@ class Adagrad(Optimizer):
         if self.built:
             return
         super().build(var_list)
-        from .. import initializers
-
         initializer = initializers.Constant(self.initial_accumulator_value)
         self._accumulators = self.add_optimizer_variables(
             self._trainable_variables, "accumulator", initializer=initializer)

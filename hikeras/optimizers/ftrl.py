@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from .. import initializers
 from .optimizer import Optimizer
 
 
@@ -68,8 +69,6 @@ class Ftrl(Optimizer):
         if self.built:
             return
         super().build(var_list)
-        from .. import initializers
-
         accumulators, linears = [], []
         initial = initializers.Constant(self.initial_accumulator_value)
         for variable in self._trainable_variables:  # Keras's order: interleaved

@@ -27,9 +27,10 @@ import numpy as np
 
 from .. import backend, initializers
 from ..backend import Tensor, floatx
-from ..saving.serialization import serialize_keras_object
+from ..serialization import serialize_keras_object
 from ..variables import Variable
 from ._clipping import clip_by_global_norm, clip_by_norm, clip_by_value
+from .schedules import deserialize as deserialize_schedule
 
 # Keys of Keras configs that have no effect here (XLA, TF1-era optimizers).
 _IGNORED_KERAS_ARGS = ("is_legacy_optimizer", "jit_compile")
@@ -527,8 +528,6 @@ class Optimizer:
         """Rebuilds an optimizer (without its state) from `get_config`'s output."""
         config = dict(config)
         if isinstance(config.get("learning_rate"), (dict, str)):
-            from .schedules import deserialize as deserialize_schedule
-
             config["learning_rate"] = deserialize_schedule(config["learning_rate"],
                                                            custom_objects)
         return cls(**config)

@@ -1,35 +1,39 @@
-"""Saving and loading: Keras-compatible files, the object registry, configs.
+"""Saving and loading: Keras-compatible files, and Keras's `keras.saving` names.
 
 `save_model`/`load_model` (whole models: Keras 3's `.keras` zip or Keras's HDF5 layout),
 `save_weights`/`load_weights` (Keras 2 and Keras 3 weights layouts, sharded
-checkpoints), `model_from_json`, and the name -> class registry behind
-`custom_objects`. See docs/saving.md.
+checkpoints) and `model_from_json`. The file formats sit above `hikeras.models`.
+
+The name -> class registry behind `custom_objects` and `serialize_keras_object`/
+`deserialize_keras_object` live on the ground floor, `hikeras.serialization`,
+which every package imports; they are re-exported here under Keras's names
+(`hikeras.saving.register_keras_serializable`, ...). See docs/saving.md.
 """
 
-from .object_registration import (
+from ..serialization import (
     CustomObjectScope,
     custom_object_scope,
+    deserialize_keras_object,
     get_custom_objects,
     get_registered_name,
     get_registered_object,
     register_keras_serializable,
+    serialize_keras_object,
 )
-from .serialization import deserialize_keras_object, serialize_keras_object
+from .file_errors import SavedFileError
+from .model_config import model_from_json
+from .weight_matching import LoadReport
 
-# The file formats import layers, models and optimizers, which import this
-# package for the registry: they are loaded on first use (PEP 562).
-_LAZY = {
-    "load_model": "saving_api", "save_model": "saving_api", "load_weights": "saving_api",
-    "save_weights": "saving_api", "model_from_json": "model_config",
-    "LoadReport": "weight_matching", "SavedFileError": "file_errors",
-}
+# The entry points that read and write files import h5py: they load on first use
+# (PEP 562), so `import hikeras` does not pay for h5py.
+_USES_H5PY = ("load_model", "load_weights", "save_model", "save_weights")
 
 
 def __getattr__(name):
-    if name in _LAZY:
-        import importlib
+    if name in _USES_H5PY:
+        from . import saving_api
 
-        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        return getattr(saving_api, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -9,8 +9,11 @@ registry, and the compiled loss, metrics and optimizer must round-trip too.
 import json
 
 from .. import losses, metrics, optimizers
+from ..layers.layer_table import deserialize
+from ..models.functional import Functional
+from ..models.sequential import Sequential
+from ..serialization import get_registered_name
 from .layer_stores import sublayers
-from .object_registration import get_registered_name
 from .training_config import deserialize_nested, get_compile_config
 
 _HOW_TO_FIX = ("Give the class a `get_config()` returning its constructor arguments and "
@@ -25,9 +28,6 @@ def _fail(model, what, error):
 
 
 def _check_layer(model, layer):
-    from ..layers import deserialize
-    from ..models import Functional, Sequential
-
     what = f"layer '{layer.name}' ({type(layer).__name__})"
     try:
         config = layer.get_config()

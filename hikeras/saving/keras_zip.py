@@ -104,10 +104,13 @@ def open_keras_zip_weights(filepath):
             shutil.rmtree(directory, ignore_errors=True)
 
 
-def load_keras_zip(filepath, custom_objects=None, compile=True):
-    """A model from a `.keras` file: config, weights, and (if `compile`) its compile config."""
-    from .saving_api import load_from_h5
+def load_keras_zip(filepath, load_from_h5, custom_objects=None, compile=True):
+    """A model from a `.keras` file: config, weights, and (if `compile`) its compile config.
 
+    `load_from_h5(model, h5file, source, skip_mismatch, by_name, name_map)` loads the
+    archive's weights file: `saving_api.load_from_h5`, passed in by `load_model`
+    (`saving_api` imports this module, which therefore cannot import it).
+    """
     source = str(filepath)
     with _open_zip(filepath) as archive:
         text = _read_member(archive, "config.json", source, _MAX_CONFIG_BYTES)

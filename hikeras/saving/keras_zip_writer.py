@@ -10,7 +10,7 @@ travel in the config).
 
 The config is the Keras 2 dialect hikeras writes everywhere, with two Keras 3
 touches that its `.keras` loader needs: functional nodes in Keras 3's form
-(`functional_config.keras3_nodes`: nested models number their calls from 0)
+(`models.functional_config.keras3_nodes`: nested models number their calls from 0)
 and `module` hints on the compiled optimizer, losses and metrics.
 """
 
@@ -23,8 +23,9 @@ import zipfile
 
 import h5py
 
-from .atomic import atomic_write
-from .functional_config import keras3_nodes
+from ..models.functional_config import keras3_nodes
+from ..utils.atomic import atomic_write
+from ..version import __version__
 from .keras3_weights import layer_paths, write_keras3_weights
 from .model_config import model_to_config
 from .training_config import keras3_compile_config
@@ -43,8 +44,6 @@ def _model_config(model, include_optimizer=True):
 
 
 def _metadata():
-    from .. import __version__
-
     return {"keras_version": _KERAS3_VERSION,
             "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S"),
             "hikeras_version": __version__}

@@ -14,6 +14,7 @@ in `optimizer.variables` order.
 
 import h5py
 
+from ..version import __version__
 from .file_errors import file_error
 from .h5_attributes import read_string_list, write_string_list
 from .saved_arrays import SavedArray, SavedEntry, file_size_of
@@ -44,8 +45,6 @@ def _write_arrays(group, names, arrays):
 
 def write_weights_group(group, model):
     """Writes every top-level layer's weights, Keras's legacy layout."""
-    from .. import __version__
-
     layers = model.layers
     write_string_list(group, "layer_names", [layer.name for layer in layers])
     group.attrs["backend"] = BACKEND

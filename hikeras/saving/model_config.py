@@ -11,6 +11,9 @@ name is an error that says how to register it.
 
 import json
 
+from ..layers.layer_table import deserialize, serialize
+from ..trainers.trainer import Trainer
+from ..version import __version__
 from .file_errors import SavedFileError, file_error
 from .h5_attributes import parse_json
 
@@ -66,17 +69,12 @@ def _layer_hints(layer):
 
 def model_to_config(model):
     """`{"class_name", "config"}` of a model (Keras 2 dialect, with Keras's module hints)."""
-    from ..layers import serialize
-
     config = serialize(model)
     return with_module_hints(config, _MODEL_MODULES.get(config["class_name"], "keras"))
 
 
 def deserialize_model(config, custom_objects=None, source="<config>"):
     """Builds a model from a `{"class_name", "config"}` dict of either dialect."""
-    from ..layers import deserialize
-    from ..models import Model
-
     if not isinstance(config, dict) or not isinstance(config.get("class_name"), str):
         raise file_error(source, "has a model config without a 'class_name' string")
     if not isinstance(config.get("config"), dict):
@@ -88,15 +86,17 @@ def deserialize_model(config, custom_objects=None, source="<config>"):
     except _ERRORS as e:
         raise file_error(source, f"has a model config that cannot be rebuilt: "
                                  f"{type(e).__name__}: {e}") from None
-    if not isinstance(model, Model):
+    # `Trainer` is what makes a layer a model (`Model` = layer + trainer + saving methods).
+    # It is checked rather than `Model`: `Model`'s saving methods import the formats, this
+    # module among them, and importing `models` here would pull every format into the
+    # cycle of that tie.
+    if not isinstance(model, Trainer):
         raise file_error(source, f"has a config for a {type(model).__name__}, not a model")
     return model
 
 
 def model_to_json(model, **kwargs):
     """The model's architecture as a JSON string (`json.dumps` kwargs pass through)."""
-    from .. import __version__
-
     config = model_to_config(model)
     config["keras_version"] = "2.15.0"
     config["backend"] = "tensorflow"

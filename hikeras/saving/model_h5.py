@@ -11,7 +11,8 @@ import warnings
 
 import h5py
 
-from .atomic import atomic_write
+from ..utils.atomic import atomic_write
+from ..version import __version__
 from .file_errors import SavedFileError, file_error
 from .h5_attributes import parse_json, read_string
 from .legacy_h5 import (
@@ -30,8 +31,6 @@ from .weight_matching import assign, plan_topological
 
 def save_model_h5(model, filepath, include_optimizer=True):
     """Writes `model` to `filepath` atomically."""
-    from .. import __version__
-
     config = json.dumps(model_to_config(model))
     train = training_config(model) if include_optimizer else None
     optimizer = getattr(model, "optimizer", None)

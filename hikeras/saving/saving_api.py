@@ -15,7 +15,7 @@ import os
 
 import h5py
 
-from .atomic import atomic_write
+from ..utils.atomic import atomic_write
 from .custom_object_check import check_rebuildable
 from .file_errors import SavedFileError, file_error
 from .keras3_weights import (
@@ -24,9 +24,12 @@ from .keras3_weights import (
     read_keras3_optimizer,
     write_keras3_weights,
 )
+from .keras_zip import is_keras_zip, load_keras_zip, open_keras_zip_weights
+from .keras_zip_writer import save_keras_zip
 from .legacy_h5 import read_weights_group, write_weights_group
 from .model_h5 import load_model_h5, save_model_h5
 from .optimizer_state import plan_optimizer_state
+from .sharded import is_sharded, load_sharded, save_sharded
 from .weight_matching import assign, plan_by_name, plan_topological
 
 _H5_ERRORS = (KeyError, TypeError, ValueError, OSError, RuntimeError, AttributeError)
@@ -46,8 +49,6 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True):
     `include_optimizer=False` the file holds no compile state (it loads
     uncompiled).
     """
-    from .keras_zip_writer import save_keras_zip
-
     filepath = os.fspath(filepath)
     if filepath.endswith(".keras"):
         writer = save_keras_zip
@@ -69,14 +70,13 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     `safe_mode` is accepted for Keras compatibility: loading never runs code
     from the file, whatever its value.
     """
-    from .keras_zip import is_keras_zip, load_keras_zip
-
     filepath = os.fspath(filepath)
     if not os.path.exists(filepath):
         raise FileNotFoundError(f"No file or directory found at '{filepath}'. "
                                 f"Received: filepath={filepath!r}")
     if is_keras_zip(filepath):
-        return load_keras_zip(filepath, custom_objects=custom_objects, compile=compile)
+        return load_keras_zip(filepath, load_from_h5, custom_objects=custom_objects,
+                              compile=compile)
     return load_model_h5(filepath, custom_objects=custom_objects, compile=compile)
 
 
@@ -88,8 +88,6 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None):
         raise ValueError(f"Model '{model.name}' has no weights yet: build it (call it on data "
                          "or `build(input_shape)`) before `save_weights`.")
     if max_shard_size is not None:
-        from .sharded import save_sharded
-
         save_sharded(model, filepath, max_shard_size)
         return
     if filepath.endswith(".weights.h5"):
@@ -123,9 +121,6 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, name_map=N
 
     Nothing in the model changes unless the whole file fits (validate, then assign).
     """
-    from .keras_zip import is_keras_zip, open_keras_zip_weights
-    from .sharded import is_sharded, load_sharded
-
     filepath = os.fspath(filepath)
     if not os.path.exists(filepath):
         raise FileNotFoundError(f"No file or directory found at '{filepath}'. "

@@ -28,7 +28,7 @@ import re
 import h5py
 import numpy as np
 
-from .atomic import atomic_write
+from ..utils.atomic import atomic_write
 from .file_errors import file_error
 from .h5_attributes import parse_json
 from .optimizer_state import plan_optimizer_state

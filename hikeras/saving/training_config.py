@@ -11,8 +11,8 @@ optimizer under `optimizer` and a `module` hint on every built-in class.
 import inspect
 
 from .. import losses, metrics, optimizers
+from ..serialization import normalize_config
 from .file_errors import SavedFileError, file_error
-from .config_dialect import normalize_config
 from .model_config import with_module_hints
 
 # Optimizer arguments only newer Keras knows, at their "unused" values: left out of

@@ -12,7 +12,7 @@ import pytest
 
 import hikeras
 from hikeras import layers
-from hikeras.saving.atomic import atomic_write
+from hikeras.utils.atomic import atomic_write
 
 # Saves the same model over and over, alternating between two weight states
 # (all weights 1.0, then all 2.0), printing after each completed save.

@@ -13,7 +13,7 @@ import pytest
 
 from hikeras import constraints, initializers, losses, metrics, optimizers, regularizers
 from hikeras.optimizers import schedules
-from hikeras.saving.config_dialect import normalize_config
+from hikeras.serialization.config_dialect import normalize_config
 
 FIXTURE = json.loads((Path(__file__).parents[1] / "fixtures" / "keras_objects"
                       / "configs.json").read_text())

@@ -3,7 +3,7 @@
 import inspect
 
 from ...backend import SymbolicTensor
-from ...saving.object_registration import get_registered_name, get_registered_object
+from ...serialization import get_registered_name, get_registered_object
 from ...utils import tree
 from ..layer import Layer
 

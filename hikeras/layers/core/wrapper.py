@@ -2,6 +2,7 @@
 
 from ...backend import SymbolicTensor
 from ..layer import Layer
+from ..layer_table import serialize
 
 
 class Wrapper(Layer):
@@ -29,8 +30,6 @@ class Wrapper(Layer):
         self.built = True
 
     def get_config(self):
-        from .. import serialize
-
         config = super().get_config()
         config["layer"] = serialize(self.layer)
         return config

@@ -4,6 +4,7 @@ from ... import ops
 from ...backend import SymbolicTensor
 from ...utils import tree
 from ..layer import Layer
+from ..layer_table import deserialize, serialize
 
 __all__ = ["Bidirectional"]
 
@@ -13,8 +14,6 @@ _MERGE_MODES = ("concat", "sum", "mul", "ave", None)
 
 def _clone(layer, name, **changes):
     """A fresh layer from `layer`'s config (no shared weights or state)."""
-    from .. import deserialize, serialize
-
     config = serialize(layer)
     config["config"].update(changes, name=name)
     return deserialize(config)
@@ -158,8 +157,6 @@ class Bidirectional(Layer):
         return [output_mask] + [None] * num_states
 
     def get_config(self):
-        from .. import serialize
-
         config = super().get_config()
         config.update({"merge_mode": self.merge_mode,
                        "layer": serialize(self.forward_layer),

@@ -18,7 +18,7 @@ import numpy as np
 from ... import activations, constraints, initializers, ops, regularizers
 from ...backend import SymbolicTensor
 from ...ops import kernels
-from ...saving.object_registration import register_keras_serializable
+from ...serialization import register_keras_serializable
 from ...utils.rng import make_generator
 from ..convolutional.arguments import (
     from_channels_last,

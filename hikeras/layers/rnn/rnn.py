@@ -21,6 +21,7 @@ from ...backend import SymbolicTensor, Tensor
 from ...utils import tree
 from ...variables import Variable
 from ..layer import Layer
+from ..layer_table import serialize
 from .base_rnn import FusedRNN
 from .cells import FusedCell
 
@@ -104,8 +105,6 @@ class StackedRNNCells(Layer):
         return inputs, new_states
 
     def get_config(self):
-        from .. import serialize
-
         config = super().get_config()
         config["cells"] = [serialize(cell) for cell in self.cells]
         return config
@@ -234,8 +233,6 @@ class RNN(FusedRNN):
         return len(_flat_shapes(_state_shapes(self.cell.state_size)))
 
     def get_config(self):
-        from .. import serialize
-
         # Keras's RNN config holds the cell whole, not its entries merged in.
         config = Layer.get_config(self)
         config.update(self._sequence_config())

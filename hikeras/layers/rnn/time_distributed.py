@@ -4,6 +4,7 @@ from ... import ops
 from ...backend import SymbolicTensor
 from ...utils import tree
 from ..layer import Layer
+from ..layer_table import serialize
 
 __all__ = ["TimeDistributed"]
 
@@ -70,8 +71,6 @@ class TimeDistributed(Layer):
         return mask
 
     def get_config(self):
-        from .. import serialize
-
         config = super().get_config()
         config["layer"] = serialize(self.layer)
         return config

@@ -8,7 +8,7 @@
 True
 """
 
-from ...saving.serialization import deserialize_keras_object, serialize_keras_object
+from ...serialization import deserialize_keras_object, serialize_keras_object
 from .learning_rate_schedule import (
     CosineDecay,
     CosineDecayRestarts,

@@ -15,7 +15,7 @@ import numpy as np
 
 from .... import backend
 from ....backend import SymbolicTensor, Tensor
-from ....saving.object_registration import get_registered_name, get_registered_object
+from ....serialization import get_registered_name, get_registered_object
 from ...layer import Layer
 from ..categorical.index_lookup import check_choice
 from ..categorical.string_lookup import StringLookup

@@ -1,10 +1,10 @@
 """Atomic file replacement: a crash mid-save never destroys the previous file.
 
-Every writer in `hikeras.saving` writes into a temporary file in the target's
-directory, flushes and fsyncs it, then renames it over the target (`os.replace`
-is atomic on POSIX and Windows) and fsyncs the directory so the rename itself
-survives a power cut. Until the rename, the old file is untouched; after it,
-the new file is complete.
+Every file writer (the formats of `hikeras.saving`, `BackupAndRestore`) writes
+into a temporary file in the target's directory, flushes and fsyncs it, then
+renames it over the target (`os.replace` is atomic on POSIX and Windows) and
+fsyncs the directory so the rename itself survives a power cut. Until the
+rename, the old file is untouched; after it, the new file is complete.
 """
 
 import contextlib

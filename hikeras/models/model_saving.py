@@ -1,7 +1,9 @@
 """`SavingMixin`: the saving methods of `Model` (`save`, `save_weights`, ...).
 
-The formats live in the rest of `hikeras.saving`; these methods only forward,
-so `Model` stays about graphs and training.
+The formats live in `hikeras.saving`; these methods only forward, so `Model`
+stays about graphs and training. `hikeras.saving` sits above this package (it
+rebuilds models from files), so each method imports what it forwards to when
+it runs: the one tie from `models/` up to `saving/`, as in Keras's `Model.save`.
 """
 
 import os
@@ -17,7 +19,7 @@ class SavingMixin:
         (Keras's legacy HDF5). `save_format` (Keras 2) is accepted when it
         names the same format as the suffix.
         """
-        from .saving_api import save_model
+        from ..saving.saving_api import save_model
 
         save_format = kwargs.pop("save_format", None)
         suffix_format = "keras" if os.fspath(filepath).endswith(".keras") else "h5"
@@ -29,7 +31,7 @@ class SavingMixin:
 
     def save_weights(self, filepath, overwrite=True, max_shard_size=None):
         """Saves the weights: `.weights.h5` (Keras 3), `.h5` (Keras 2) or sharded `.weights.json`."""
-        from .saving_api import save_weights
+        from ..saving.saving_api import save_weights
 
         save_weights(self, filepath, overwrite=overwrite, max_shard_size=max_shard_size)
 
@@ -39,25 +41,25 @@ class SavingMixin:
 
         See `hikeras.saving.load_weights` for the arguments.
         """
-        from .saving_api import load_weights
+        from ..saving.saving_api import load_weights
 
         return load_weights(self, filepath, skip_mismatch=skip_mismatch, by_name=by_name,
                             name_map=name_map, verbose=verbose, layers=layers)
 
     def to_json(self, **kwargs):
         """The architecture as JSON (Keras 2's dialect); `json.dumps` kwargs pass through."""
-        from .model_config import model_to_json
+        from ..saving.model_config import model_to_json
 
         return model_to_json(self, **kwargs)
 
     def get_compile_config(self):
         """The serialised arguments of `compile()`, or None if the model is not compiled."""
-        from .training_config import get_compile_config
+        from ..saving.training_config import get_compile_config
 
         return get_compile_config(self)
 
     def compile_from_config(self, config):
         """Compiles the model from `get_compile_config()` output."""
-        from .training_config import compile_from_config
+        from ..saving.training_config import compile_from_config
 
         compile_from_config(self, config)

@@ -5,7 +5,7 @@ import copy
 import pytest
 
 from hikeras import layers
-from hikeras.saving.config_dialect import normalize_config
+from hikeras.serialization.config_dialect import normalize_config
 
 # As Keras 3.15 writes them (`get_config()` of a default layer, wrapped by `serialize`).
 DENSE = {"module": "keras.layers", "class_name": "Dense", "registered_name": None,

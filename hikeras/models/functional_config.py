@@ -15,10 +15,10 @@ import contextlib
 import contextvars
 import inspect
 
+from ..layers.layer_table import deserialize
 from ..layers.node import KerasTensor
+from ..serialization import custom_object_scope, serialize_keras_object
 from ..utils import tree
-from .object_registration import custom_object_scope
-from .serialization import serialize_keras_object
 
 _BUILTIN_NODE = object()  # stands for node 0 of a nested model in Keras 2 configs
 _MORE_ARGS = "__positional_arguments__"  # Keras 3 nodes' arguments after the first
@@ -91,11 +91,12 @@ def functional_config(model):
     }
 
 
-def functional_from_config(config, custom_objects=None):
-    """Rebuilds a functional model by replaying its layer calls."""
-    from ..layers import deserialize
-    from ..models.functional import Functional
+def functional_from_config(functional_class, config, custom_objects=None):
+    """Rebuilds a functional model by replaying its layer calls.
 
+    `functional_class` is `Functional`, passed in by its `from_config` (Keras's
+    shape): this module sits below `functional.py`, which imports it.
+    """
     with custom_object_scope(custom_objects):
         created = {}
         for layer_config in config["layers"]:
@@ -136,9 +137,10 @@ def functional_from_config(config, custom_objects=None):
             pending = remaining
         inputs = [_resolve(outputs_by_layer, e) for e in _triples(config["input_layers"])]
         outputs = [_resolve(outputs_by_layer, e) for e in _triples(config["output_layers"])]
-        return Functional(inputs if len(inputs) > 1 else inputs[0],
-                          outputs if len(outputs) > 1 else outputs[0],
-                          name=config.get("name"), trainable=config.get("trainable", True))
+        return functional_class(inputs if len(inputs) > 1 else inputs[0],
+                                outputs if len(outputs) > 1 else outputs[0],
+                                name=config.get("name"),
+                                trainable=config.get("trainable", True))
 
 
 def _node_entries(node):
