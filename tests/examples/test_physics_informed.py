@@ -11,4 +11,7 @@ def test_the_network_learns_the_exact_solution():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     # The untrained network is off by about 1; the exact solution is sin(pi x).
-    assert module.main(steps=800, verbose=False) < 0.01
+    # 1,200 steps: after 800, some seeds were still near 0.01 (0.0089, 0.0099), so
+    # last-bit differences in the run could tip the check; after 1,200 every seed
+    # tried was below 0.0003.
+    assert module.main(steps=1200, verbose=False) < 0.01
