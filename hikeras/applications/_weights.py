@@ -122,4 +122,12 @@ def load_weights_into(model, weights, published, description):
     try:
         model.load_weights(path)
     except ValueError as error:
-        raise ValueError(f"Cannot load these weights into {description}. {error}") from None
+        raise ValueError(f"Cannot load these weights into {description}. "
+                         f"{_shortened(str(error))}") from None
+
+
+def _shortened(message, limit=700):
+    """The loader's message, its middle (long lists of layer names) cut past `limit` characters."""
+    if len(message) <= limit:
+        return message
+    return f"{message[:limit - 200]} [...] {message[-200:]}"
