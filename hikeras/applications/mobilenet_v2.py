@@ -46,10 +46,8 @@ def MobileNetV2(input_shape=None, alpha=1.0, include_top=True, weights="imagenet
     (None, 1, 1, 1280)
     """
     check_arguments(weights, include_top, classes, pooling)
-    if input_tensor is not None and not _is_symbolic(input_tensor):
-        raise ValueError("`input_tensor` must be a symbolic tensor (the output of `hikeras.Input` "
-                         "or of a layer called on one). "
-                         f"Received: input_tensor of type {type(input_tensor).__name__}")
+    if input_tensor is not None:
+        image_input(input_tensor, None)  # rejects what is not a symbolic tensor
     if input_shape is not None and input_tensor is not None:
         width_axis = 3 if backend.image_data_format() == "channels_first" else 2
         if input_tensor.shape[width_axis] != input_shape[1]:
@@ -108,12 +106,6 @@ def MobileNetV2(input_shape=None, alpha=1.0, include_top=True, weights="imagenet
                                       f"{stem}.h5" if include_top else f"{stem}_no_top.h5")
     return finish_model(img_input, input_tensor, x, name, weights, published,
                         describe("MobileNetV2", alpha=alpha, include_top=include_top))
-
-
-def _is_symbolic(tensor):
-    from ..layers.node import KerasTensor
-
-    return isinstance(tensor, KerasTensor)
 
 
 def _batch_norm(name):
