@@ -20,6 +20,14 @@ It writes, under tests/applications/fixtures/:
   the seeded weights as Keras writes them: a tf_keras (Keras 2) `.h5` or a
   Keras 3 `.weights.h5`, loaded by the tests from the file rather than the seed.
   tf_keras's outputs are checked against Keras 3's before the file is kept.
+
+Published weight files are Keras 2 `.h5` files, loaded by topology. To check that
+every architecture's Keras 2 file loads (not only the small ones kept here), write
+one tf_keras `.h5` per architecture, seeded, with its outputs, outside the repository
+(about 1 GB), and point the tests at it:
+
+    ~/.venvs/tf/bin/python tests/applications/generate_fixtures.py tf_keras_files /tmp/tfk
+    HIKERAS_TF_KERAS_FILES=/tmp/tfk python -m pytest tests/applications/test_tf_keras_files.py
 """
 
 import gzip
@@ -193,9 +201,40 @@ def record_numerics(keras):
         f.write("\n")
 
 
+# Every architecture without its top (the VGG tops alone hold 120M parameters), small input.
+TF_KERAS_FILE_KWARGS = {"include_top": False, "pooling": "avg", "input_shape": [32, 32, 3]}
+
+
+def record_tf_keras_files(folder):
+    """One seeded tf_keras `.h5` per architecture in `folder`, with outputs on seeded images."""
+    import tf_keras
+
+    os.makedirs(folder, exist_ok=True)
+    arrays, cases = {}, {}
+    for arch in STRUCTURE_CASES:
+        tf_keras.backend.clear_session()
+        kwargs = {k: tuple(v) if isinstance(v, list) else v
+                  for k, v in TF_KERAS_FILE_KWARGS.items()}
+        model = getattr(tf_keras.applications, arch)(weights=None, **kwargs)
+        seed_model(model)
+        pixels = arch.startswith("MobileNetV3")  # they rescale their input themselves
+        x = seeded_images([2, 32, 32, 3], *(_PIXELS if pixels else _UNIT))
+        arrays[arch] = model.predict(x, verbose=0)
+        model.save_weights(os.path.join(folder, f"{arch}.h5"))
+        cases[arch] = {"kwargs": TF_KERAS_FILE_KWARGS, "file": f"{arch}.h5",
+                       "input_range": list(_PIXELS if pixels else _UNIT)}
+        print(f"tf_keras file {arch}", flush=True)
+    np.savez(os.path.join(folder, "outputs.npz"), **arrays)
+    with open(os.path.join(folder, "cases.json"), "w", encoding="utf-8") as f:
+        json.dump({"tf_keras_version": tf_keras.__version__, "cases": cases}, f, indent=1)
+
+
 def main():
     import keras
 
+    if sys.argv[1:2] == ["tf_keras_files"]:
+        record_tf_keras_files(sys.argv[2])
+        return
     os.makedirs(OUT, exist_ok=True)
     which = sys.argv[1:] or ["numerics", "structures"]
     if "numerics" in which:
