@@ -144,7 +144,8 @@ def MobileNetV3(block_specs, last_point_ch, input_shape=None, alpha=1.0, model_t
 
     published = None
     if is_imagenet(weights):
-        model_name = f"{model_type}{'_minimalistic' if minimalistic else ''}_224_{float(alpha)}_float"
+        variant = "_minimalistic" if minimalistic else ""
+        model_name = f"{model_type}{variant}_224_{float(alpha)}_float"
         if include_top:
             file_name = f"weights_mobilenet_v3_{model_name}.h5"
         else:

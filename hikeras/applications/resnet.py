@@ -1,4 +1,4 @@
-"""ResNet (He et al., 2015) and the shared builder of its V2 variant, as `keras.applications.resnet`.
+"""ResNet (He et al., 2015), as `keras.applications.resnet`; also the builder ResNet V2 uses.
 
 The blocks are functions of a symbolic tensor, named as Keras names them
 (`conv2_block1_1_conv`, ...), so Keras's published files load by topology and by name.

@@ -1,4 +1,4 @@
-"""ResNet V2 (He et al., 2016: identity mappings, pre-activation), as `keras.applications.resnet_v2`."""
+"""ResNet V2 (He et al., 2016: pre-activation blocks), as `keras.applications.resnet_v2`."""
 
 from . import imagenet_utils
 from .resnet import _DOC, ResNet, stack_residual_blocks_v2

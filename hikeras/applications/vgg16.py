@@ -33,8 +33,8 @@ def VGG16(include_top=True, weights="imagenet", input_tensor=None, input_shape=N
     >>> model.outputs[0].shape
     (None, 512)
     """
-    return build_vgg("VGG16", (2, 2, 3, 3, 3), include_top, weights, input_tensor, input_shape, pooling,
-                     classes, classifier_activation, name, WEIGHTS_HASHES)
+    return build_vgg("VGG16", (2, 2, 3, 3, 3), include_top, weights, input_tensor, input_shape,
+                     pooling, classes, classifier_activation, name, WEIGHTS_HASHES)
 
 
 def preprocess_input(x, data_format=None):

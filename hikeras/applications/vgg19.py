@@ -33,8 +33,8 @@ def VGG19(include_top=True, weights="imagenet", input_tensor=None, input_shape=N
     >>> model.outputs[0].shape
     (None, 512)
     """
-    return build_vgg("VGG19", (2, 2, 4, 4, 4), include_top, weights, input_tensor, input_shape, pooling,
-                     classes, classifier_activation, name, WEIGHTS_HASHES)
+    return build_vgg("VGG19", (2, 2, 4, 4, 4), include_top, weights, input_tensor, input_shape,
+                     pooling, classes, classifier_activation, name, WEIGHTS_HASHES)
 
 
 def preprocess_input(x, data_format=None):

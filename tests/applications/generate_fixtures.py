@@ -22,12 +22,13 @@ It writes, under tests/applications/fixtures/:
   tf_keras's outputs are checked against Keras 3's before the file is kept.
 
 Published weight files are Keras 2 `.h5` files, loaded by topology. To check that
-every architecture's Keras 2 file loads (not only the small ones kept here), write
-one tf_keras `.h5` per architecture, seeded, with its outputs, outside the repository
-(about 1 GB), and point the tests at it:
+every architecture's Keras files load (not only the small ones kept here), write a
+seeded tf_keras `.h5` and Keras 3 `.weights.h5` per architecture, with outputs, outside
+the repository (about 2 GB), and point the tests at them:
 
-    ~/.venvs/tf/bin/python tests/applications/generate_fixtures.py tf_keras_files /tmp/tfk
-    HIKERAS_TF_KERAS_FILES=/tmp/tfk python -m pytest tests/applications/test_tf_keras_files.py
+    ~/.venvs/tf/bin/python tests/applications/generate_fixtures.py full_files /tmp/keras_apps
+    HIKERAS_KERAS_APPLICATION_FILES=/tmp/keras_apps \
+        python -m pytest tests/applications/test_keras_files.py
 """
 
 import gzip
@@ -118,10 +119,11 @@ NUMERIC_CASES = {
     "densenet169_top": ("DenseNet169", {"classes": 10, "input_shape": [32, 32, 3]},
                         [2, 32, 32, 3], _UNIT),
 }
-# Cases whose weights are also kept as Keras's files: case -> format.
+# Cases whose weights are also kept as the files Keras writes: case -> formats. tf_keras
+# names MobileNetV3's layers as the published files do (`expanded_conv/depthwise/BatchNorm`).
 FILE_CASES = {
-    "mobilenet_025_notop": "tf_keras_h5",
-    "mobilenetv3small_min_notop": "keras3_weights_h5",
+    "mobilenet_025_notop": ("tf_keras_h5", "keras3_weights_h5"),
+    "mobilenetv3small_min_notop": ("tf_keras_h5",),
 }
 
 
@@ -172,18 +174,19 @@ def record_numerics(keras):
         arrays[f"{case}/output"] = y
         cases[case] = {"arch": arch, "kwargs": kwargs, "input_range": [low, high],
                        "output_abs_max": float(np.abs(y).max())}
-        fmt = FILE_CASES.get(case)
-        if fmt == "keras3_weights_h5":
-            path = os.path.join(OUT, f"{case}.weights.h5")
-            model.save_weights(path)
-            cases[case]["file"] = os.path.basename(path)
-        elif fmt == "tf_keras_h5":
+        formats = FILE_CASES.get(case, ())
+        files = []
+        if "keras3_weights_h5" in formats:
+            files.append(f"{case}.weights.h5")
+            model.save_weights(os.path.join(OUT, files[-1]))
+        if "tf_keras_h5" in formats:
             tf_model = getattr(tf_keras.applications, arch)(weights=None, **call_kwargs)
-            seed_model(tf_model)
+            copy_weights_by_topology(model, tf_model)
             np.testing.assert_allclose(tf_model.predict(x, verbose=0), y, rtol=1e-4, atol=1e-5)
-            path = os.path.join(OUT, f"{case}.h5")
-            tf_model.save_weights(path)
-            cases[case]["file"] = os.path.basename(path)
+            files.append(f"{case}.h5")
+            tf_model.save_weights(os.path.join(OUT, files[-1]))
+        if files:
+            cases[case]["files"] = files
         print(f"numeric {case}: |y| <= {np.abs(y).max():.3g}", flush=True)
 
     images = seeded_images([2, 5, 4, 3], 0.0, 255.0)
@@ -202,38 +205,63 @@ def record_numerics(keras):
 
 
 # Every architecture without its top (the VGG tops alone hold 120M parameters), small input.
-TF_KERAS_FILE_KWARGS = {"include_top": False, "pooling": "avg", "input_shape": [32, 32, 3]}
+FULL_FILE_KWARGS = {"include_top": False, "pooling": "avg", "input_shape": [32, 32, 3]}
 
 
-def record_tf_keras_files(folder):
-    """One seeded tf_keras `.h5` per architecture in `folder`, with outputs on seeded images."""
+def copy_weights_by_topology(source, target):
+    """Sets `target`'s layers that have weights to `source`'s, paired in order.
+
+    tf_keras names some layers differently from Keras 3 (MobileNetV3's
+    `expanded_conv/depthwise/BatchNorm` is Keras 3's `expanded_conv_depthwise_bn`), as
+    do the files Keras publishes; loading by topology ignores names, and so does this.
+    """
+    sources = [layer for layer in source.layers if layer.get_weights()]
+    targets = [layer for layer in target.layers if layer.get_weights()]
+    assert len(sources) == len(targets), (len(sources), len(targets))
+    for theirs, ours in zip(sources, targets):
+        ours.set_weights(theirs.get_weights())
+
+
+def record_full_files(folder):
+    """One seeded Keras 3 `.weights.h5` and one tf_keras `.h5` per architecture in `folder`.
+
+    Keras 3's model gets the seeded weights; tf_keras's model gets the same arrays by
+    topology, and its outputs must match Keras 3's (recorded) before its file is kept.
+    """
+    import keras
     import tf_keras
 
     os.makedirs(folder, exist_ok=True)
     arrays, cases = {}, {}
+    kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in FULL_FILE_KWARGS.items()}
     for arch in STRUCTURE_CASES:
-        tf_keras.backend.clear_session()
-        kwargs = {k: tuple(v) if isinstance(v, list) else v
-                  for k, v in TF_KERAS_FILE_KWARGS.items()}
-        model = getattr(tf_keras.applications, arch)(weights=None, **kwargs)
-        seed_model(model)
         pixels = arch.startswith("MobileNetV3")  # they rescale their input themselves
         x = seeded_images([2, 32, 32, 3], *(_PIXELS if pixels else _UNIT))
+        keras.backend.clear_session()
+        model = getattr(keras.applications, arch)(weights=None, **kwargs)
+        seed_model(model)
         arrays[arch] = model.predict(x, verbose=0)
-        model.save_weights(os.path.join(folder, f"{arch}.h5"))
-        cases[arch] = {"kwargs": TF_KERAS_FILE_KWARGS, "file": f"{arch}.h5",
+        model.save_weights(os.path.join(folder, f"{arch}.weights.h5"))
+        tf_keras.backend.clear_session()
+        tf_model = getattr(tf_keras.applications, arch)(weights=None, **kwargs)
+        copy_weights_by_topology(model, tf_model)
+        np.testing.assert_allclose(tf_model.predict(x, verbose=0), arrays[arch], rtol=1e-4,
+                                   atol=1e-5 * max(1.0, float(np.abs(arrays[arch]).max())))
+        tf_model.save_weights(os.path.join(folder, f"{arch}.h5"))
+        cases[arch] = {"kwargs": FULL_FILE_KWARGS, "files": [f"{arch}.h5", f"{arch}.weights.h5"],
                        "input_range": list(_PIXELS if pixels else _UNIT)}
-        print(f"tf_keras file {arch}", flush=True)
+        print(f"full files {arch}", flush=True)
     np.savez(os.path.join(folder, "outputs.npz"), **arrays)
     with open(os.path.join(folder, "cases.json"), "w", encoding="utf-8") as f:
-        json.dump({"tf_keras_version": tf_keras.__version__, "cases": cases}, f, indent=1)
+        json.dump({"keras_version": keras.__version__, "tf_keras_version": tf_keras.__version__,
+                   "cases": cases}, f, indent=1)
 
 
 def main():
     import keras
 
-    if sys.argv[1:2] == ["tf_keras_files"]:
-        record_tf_keras_files(sys.argv[2])
+    if sys.argv[1:2] == ["full_files"]:
+        record_full_files(sys.argv[2])
         return
     os.makedirs(OUT, exist_ok=True)
     which = sys.argv[1:] or ["numerics", "structures"]

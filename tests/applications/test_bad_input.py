@@ -49,7 +49,7 @@ def test_file_of_another_alpha_names_the_layer_and_file():
 
 
 def test_file_of_another_architecture_names_the_file():
-    path = str(FIXTURES / "mobilenetv3small_min_notop.weights.h5")
+    path = str(FIXTURES / "mobilenetv3small_min_notop.h5")
     with pytest.raises(ValueError) as info:
         applications.MobileNetV2(weights=path, alpha=0.35, include_top=False,
                                  input_shape=(32, 32, 3))
@@ -109,7 +109,8 @@ def test_input_tensor_must_be_symbolic():
     import numpy as np
 
     with pytest.raises(ValueError, match="input_tensor"):
-        applications.ResNet50(weights=None, include_top=False, input_tensor=np.zeros((1, 32, 32, 3)))
+        applications.ResNet50(weights=None, include_top=False,
+                              input_tensor=np.zeros((1, 32, 32, 3)))
 
 
 def test_input_tensor_builds_on_an_existing_graph():

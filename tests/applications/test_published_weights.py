@@ -39,7 +39,8 @@ def test_missing_file_names_file_url_and_folder(keras_home):
 
 @pytest.mark.parametrize("constructor, kwargs, file_name", [
     (applications.VGG16, {}, "vgg16_weights_tf_dim_ordering_tf_kernels.h5"),
-    (applications.VGG19, {"include_top": False}, "vgg19_weights_tf_dim_ordering_tf_kernels_notop.h5"),
+    (applications.VGG19, {"include_top": False},
+     "vgg19_weights_tf_dim_ordering_tf_kernels_notop.h5"),
     (applications.ResNet152V2, {}, "resnet152v2_weights_tf_dim_ordering_tf_kernels.h5"),
     (applications.MobileNet, {"alpha": 0.5, "input_shape": (160, 160, 3), "include_top": False},
      "mobilenet_5_0_160_tf_no_top.h5"),
@@ -74,7 +75,7 @@ def test_imagenet_weights_load_from_the_keras_cache(keras_home):
     # The tf_keras file written by generate_fixtures.py, put where Keras keeps MobileNet's
     # published 0.25 no-top weights: sizes other than Keras's four fall back to the 224 file.
     case = "mobilenet_025_notop"
-    shutil.copy(FIXTURES / numerics()["cases"][case]["file"],
+    shutil.copy(FIXTURES / f"{case}.h5",
                 keras_home / "mobilenet_2_5_224_tf_no_top.h5")
     with pytest.warns(UserWarning, match="224"):
         model = applications.MobileNet(weights="imagenet", alpha=0.25, include_top=False,

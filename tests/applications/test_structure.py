@@ -30,10 +30,11 @@ def test_structure_matches_keras(arch, label):
     gc.collect()
     assert actual["name"] == expected["name"]
     assert actual["output_shape"] == expected["output_shape"]
-    assert len(actual["layers"]) == len(expected["layers"]), (
-        [layer[0] for layer in actual["layers"]][-5:], [layer[0] for layer in expected["layers"]][-5:])
-    for ours, theirs in zip(actual["layers"], expected["layers"]):
-        assert ours == theirs
+    ours = [layer[0] for layer in actual["layers"]]
+    theirs = [layer[0] for layer in expected["layers"]]
+    assert ours == theirs
+    for mine, keras in zip(actual["layers"], expected["layers"]):
+        assert mine == keras
     assert actual["params"] == expected["params"]
 
 
