@@ -12,7 +12,7 @@ with a note.
 
 Tasks:
 * `infer`: ResNet50 and MobileNetV2 at 224x224, random weights, batch 1 and 8:
-  `model(x, training=False)` (Keras, hikeras) or `model(x)` under
+  `model.predict_on_batch(x)` (Keras, hikeras: Keras's compiled path) or `model(x)` under
   `torch.inference_mode()`; median of `--repeats` timed calls after 2 warm-ups.
 * `finetune`: MobileNetV2 (`include_top=False`, frozen, inference-mode BN) + global
   average pooling + a 10-way Dense head, SGD on batches of 32 at 224x224; samples/s of
@@ -90,7 +90,8 @@ def _forward(framework, model):
                 return model(x)
 
         return run, lambda x: torch.from_numpy(x.transpose(0, 3, 1, 2).copy())
-    return (lambda x: model(x, training=False)), (lambda x: x)
+    # predict_on_batch: Keras's compiled inference path (a direct call runs eagerly in Keras).
+    return model.predict_on_batch, (lambda x: x)
 
 
 # ----------------------------------------------------------------------------- workers
