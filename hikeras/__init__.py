@@ -39,6 +39,7 @@ _load_backend_from_source_checkout()
 
 from . import (  # noqa: E402
     activations,
+    applications,
     backend,
     callbacks,
     data,

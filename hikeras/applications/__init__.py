@@ -1,0 +1,32 @@
+"""The Keras model zoo (`keras.applications`): Keras's architectures, layer for layer.
+
+Each constructor builds the network with Keras's layer names, order and weight
+layout, so the weight files Keras publishes load into it
+(`weights="imagenet"` reads them from the Keras cache, never downloading; see
+docs/applications.md). Each family's module also has its `preprocess_input`
+and `decode_predictions`.
+
+>>> from hikeras import applications
+>>> model = applications.MobileNetV2(weights=None, alpha=0.35, include_top=False,
+...                                  input_shape=(32, 32, 3), pooling="avg")
+>>> model.outputs[0].shape
+(None, 1280)
+"""
+
+from . import (densenet, imagenet_utils, mobilenet, mobilenet_v2, mobilenet_v3, resnet,
+               resnet50, resnet_v2, vgg16, vgg19)
+from .densenet import DenseNet121, DenseNet169, DenseNet201
+from .mobilenet import MobileNet
+from .mobilenet_v2 import MobileNetV2
+from .mobilenet_v3 import MobileNetV3Large, MobileNetV3Small
+from .resnet import ResNet50, ResNet101, ResNet152
+from .resnet_v2 import ResNet50V2, ResNet101V2, ResNet152V2
+from .vgg16 import VGG16
+from .vgg19 import VGG19
+
+__all__ = [
+    "DenseNet121", "DenseNet169", "DenseNet201", "MobileNet", "MobileNetV2", "MobileNetV3Large",
+    "MobileNetV3Small", "ResNet50", "ResNet50V2", "ResNet101", "ResNet101V2", "ResNet152",
+    "ResNet152V2", "VGG16", "VGG19", "densenet", "imagenet_utils", "mobilenet", "mobilenet_v2",
+    "mobilenet_v3", "resnet", "resnet50", "resnet_v2", "vgg16", "vgg19",
+]

@@ -1,0 +1,47 @@
+"""VGG16 (Simonyan & Zisserman, 2015), as `keras.applications.vgg16`."""
+
+from . import imagenet_utils
+from ._vgg import build_vgg
+
+__all__ = ["VGG16", "decode_predictions", "preprocess_input"]
+
+# MD5 of Keras's published files: (with the top, without it).
+WEIGHTS_HASHES = ("64373286793e3c8b2b4e3219cbf3544b", "6d6bbae143d832006294945121d1f1fc")
+
+
+def VGG16(include_top=True, weights="imagenet", input_tensor=None, input_shape=None, pooling=None,
+          classes=1000, classifier_activation="softmax", name="vgg16"):
+    """Instantiates the VGG16 model.
+
+    Args:
+        include_top: whether to include the 3 fully-connected layers at the top.
+        weights: `None` (random initialisation), `"imagenet"` (Keras's
+            published file, from the Keras cache; see docs/applications.md) or
+            the path of a weights file.
+        input_tensor: optional symbolic tensor to use as the image input.
+        input_shape: optional shape tuple, only with `include_top=False`
+            (otherwise `(224, 224, 3)`); 3 channels, at least 32x32.
+        pooling: with `include_top=False`: `None` (4D output), `"avg"` or `"max"`.
+        classes: number of classes, only without `"imagenet"` weights.
+        classifier_activation: activation of the top layer (`None` for logits).
+        name: the model's name.
+
+    Returns:
+        A functional `Model`.
+
+    >>> model = VGG16(weights=None, include_top=False, input_shape=(32, 32, 3), pooling="avg")
+    >>> model.outputs[0].shape
+    (None, 512)
+    """
+    return build_vgg("VGG16", (2, 2, 3, 3, 3), include_top, weights, input_tensor, input_shape,
+                     pooling, classes, classifier_activation, name, WEIGHTS_HASHES)
+
+
+def preprocess_input(x, data_format=None):
+    """Caffe-style preprocessing: RGB to BGR, then subtract ImageNet's mean per channel."""
+    return imagenet_utils.preprocess_input(x, data_format=data_format, mode="caffe")
+
+
+def decode_predictions(preds, top=5):
+    """See `imagenet_utils.decode_predictions`."""
+    return imagenet_utils.decode_predictions(preds, top=top)
