@@ -2,9 +2,9 @@
 
 A metric's state is a few arrays (a running total and count, confusion
 counts per threshold, a confusion matrix); each op adds one batch into them
-(`mutates`) and returns None. They are never differentiated. The front end
-(`hikeras/metrics/update_kernels.py`) checks and aligns shapes first, so the
-kernels receive inputs that already fit together.
+(`mutates`) and returns None. They are never differentiated. The metrics
+call them through `hikeras/ops/updates.py` after checking and aligning
+shapes, so the kernels receive inputs that already fit together.
 """
 
 import numpy as np
@@ -39,7 +39,7 @@ def _samplewise(values, sample_weight, reduce_fn):
 
 
 @_update_op("mean_metric_update", mutates=(0, 1))
-def mean_metric_update(total, count, values, sample_weight):
+def mean_metric_update(total, count, values, sample_weight=None):
     """`total += sum of weighted per-sample means`, `count += sum of weights`.
 
     Each sample's values (all axes after the first) are averaged first, so
@@ -55,7 +55,7 @@ def mean_metric_update(total, count, values, sample_weight):
 
 
 @_update_op("sum_metric_update", mutates=(0,))
-def sum_metric_update(total, values, sample_weight):
+def sum_metric_update(total, values, sample_weight=None):
     """`total += sum of values * sample_weight` (weights broadcast over trailing axes)."""
     values, _ = _samplewise(values, sample_weight, np.sum)
     total += values.sum()

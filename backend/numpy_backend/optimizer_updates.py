@@ -8,8 +8,8 @@ attributes; it writes the new variable and slot values into those arrays
 
 The kernels follow Keras 3's formulas in Keras's order of operations, so
 results agree with Keras (and with earlier hikeras versions) bit for bit. A
-backend that compiles these loops overrides the ops by name; see
-`hikeras/optimizers/update_kernels.py` for the front-end calls.
+backend that compiles these loops overrides the ops by name; the optimizers
+call them through `hikeras/ops/updates.py`.
 
 A slot the optimizer does not keep (RMSprop's `average_gradient` when it
 is not centered, Adafactor's factored `r`/`c` for vectors) is passed as None.

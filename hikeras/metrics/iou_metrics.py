@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from . import update_kernels
+from ..ops import updates
 from .metric import Metric, as_array
 
 _EPSILON = 1e-7
@@ -74,8 +74,8 @@ class IoU(Metric):
             weight = np.broadcast_to(weight.astype(self.dtype).reshape(-1)
                                      if weight.ndim > 1 else weight.astype(self.dtype),
                                      y_true.shape)
-        update_kernels.confusion_matrix_update(self.total_cm.value, y_true, y_pred, weight,
-                                               ignore_class=self.ignore_class)
+        updates.confusion_matrix_update(self.total_cm.value, y_true, y_pred, weight,
+                                        ignore_class=self.ignore_class)
 
     def result(self):
         cm = self.total_cm.value

@@ -14,7 +14,7 @@ method, so the two agree even for predictions that equal a threshold).
 
 import numpy as np
 
-from . import update_kernels
+from ..ops import updates
 
 NEG_INF = -1e10  # the threshold used with `top_k`: every kept prediction exceeds it
 
@@ -114,10 +114,10 @@ def update_confusion_counts(counts, y_true, y_pred, thresholds, *, top_k=None, c
     positive = y_true != 0
     if not multi_label:
         positive, y_pred, weights = positive.reshape(-1), y_pred.reshape(-1), weights.reshape(-1)
-    update_kernels.confusion_counts_update(
-        {key: variable.value for key, variable in counts.items()}, positive, y_pred, weights,
-        np.asarray(thresholds, dtype=dtype), multi_label=multi_label,
-        evenly_distributed=evenly_distributed)
+    state = [counts[key].value if key in counts else None for key in ("tp", "fp", "tn", "fn")]
+    updates.confusion_counts_update(*state, positive, y_pred, weights,
+                                    np.asarray(thresholds, dtype=dtype), multi_label=multi_label,
+                                    evenly_distributed=evenly_distributed)
 
 
 def divide_no_nan(a, b):

@@ -10,8 +10,8 @@ exact mean over every sample of the epoch however the batches were sized
 import numpy as np
 
 from .. import losses
+from ..ops import updates
 from ..serialization import resolve, serialize_keras_object
-from . import update_kernels
 from .metric import ALL_OBJECTS_DICT, Metric, as_array
 
 
@@ -82,7 +82,7 @@ class Sum(Metric):
     def update_state(self, values, sample_weight=None):
         """Adds the (weighted) sum of `values` to the total."""
         values, weight = aligned_values_and_weights(values, sample_weight, self.dtype)
-        update_kernels.sum_metric_update(self.total.value, values, weight)
+        updates.sum_metric_update(self.total.value, values, weight)
 
     def result(self):
         return self.total.value.copy()[()]
@@ -116,7 +116,7 @@ class Mean(Metric):
     def update_state(self, values, sample_weight=None):
         """Adds one batch of values (and optional per-sample weights)."""
         values, weight = aligned_values_and_weights(values, sample_weight, self.dtype)
-        update_kernels.mean_metric_update(self.total.value, self.count.value, values, weight)
+        updates.mean_metric_update(self.total.value, self.count.value, values, weight)
 
     def result(self):
         count = self.count.value

@@ -1,6 +1,6 @@
 """Adadelta: step sizes from running averages of gradients and updates (Zeiler, 2012)."""
 
-from . import update_kernels
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -48,7 +48,7 @@ class Adadelta(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)
-        update_kernels.adadelta_update(
+        updates.adadelta_update(
             variable.value, gradient, self._accumulated_grads[index].value,
             self._accumulated_delta_vars[index].value, learning_rate=learning_rate,
             rho=self.rho, epsilon=self.epsilon)

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from . import update_kernels
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -116,7 +116,7 @@ class Adafactor(Optimizer):
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)
         r, c = self._r[index], self._c[index]
-        update_kernels.adafactor_update(
+        updates.adafactor_update(
             variable.value, gradient, None if r is None else r.value,
             None if c is None else c.value, self._v[index].value,
             learning_rate=learning_rate, step=self._local_step(),

@@ -1,7 +1,7 @@
 """Adagrad: per-coordinate learning rates from the sum of squared gradients."""
 
 from .. import initializers
-from . import update_kernels
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -48,8 +48,8 @@ class Adagrad(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         accumulator = self._accumulators[self._get_variable_index(variable)].value
-        update_kernels.adagrad_update(variable.value, gradient, accumulator,
-                                      learning_rate=learning_rate, epsilon=self.epsilon)
+        updates.adagrad_update(variable.value, gradient, accumulator,
+                               learning_rate=learning_rate, epsilon=self.epsilon)
 
     def get_config(self):
         return {**super().get_config(),

@@ -1,6 +1,6 @@
 """Adam: adaptive moment estimation, with the optional AMSGrad variant."""
 
-from . import update_kernels
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -69,10 +69,10 @@ class Adam(Optimizer):
         hyper = {"learning_rate": learning_rate, "step": self._local_step(),
                  "beta_1": self.beta_1, "beta_2": self.beta_2, "epsilon": self.epsilon}
         if self.amsgrad:
-            update_kernels.amsgrad_update(variable.value, gradient, m, v,
-                                          self._velocity_hats[index].value, **hyper)
+            updates.amsgrad_update(variable.value, gradient, m, v,
+                                   self._velocity_hats[index].value, **hyper)
         else:
-            update_kernels.adam_update(variable.value, gradient, m, v, **hyper)
+            updates.adam_update(variable.value, gradient, m, v, **hyper)
 
     def get_config(self):
         config = super().get_config()

@@ -1,6 +1,6 @@
 """Adamax: Adam with the infinity norm in place of the second moment."""
 
-from . import update_kernels
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -50,7 +50,7 @@ class Adamax(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)
-        update_kernels.adamax_update(
+        updates.adamax_update(
             variable.value, gradient, self._m[index].value, self._u[index].value,
             learning_rate=learning_rate, step=self._local_step(), beta_1=self.beta_1,
             beta_2=self.beta_2, epsilon=self.epsilon)

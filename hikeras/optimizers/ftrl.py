@@ -1,7 +1,7 @@
 """FTRL-Proximal: follow-the-regularized-leader, for wide sparse models (McMahan et al., 2013)."""
 
 from .. import initializers
-from . import update_kernels
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -78,7 +78,7 @@ class Ftrl(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)
-        update_kernels.ftrl_update(
+        updates.ftrl_update(
             variable.value, gradient, self._accumulators[index].value,
             self._linears[index].value, learning_rate=learning_rate,
             learning_rate_power=self.learning_rate_power,

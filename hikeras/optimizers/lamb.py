@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from . import update_kernels
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -80,7 +80,7 @@ class Lamb(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)
-        update_kernels.lamb_update(
+        updates.lamb_update(
             variable.value, gradient, self._momentums[index].value,
             self._velocities[index].value, learning_rate=learning_rate,
             step=self._local_step(), beta_1=self.beta_1, beta_2=self.beta_2,

@@ -1,6 +1,6 @@
 """Lion: sign updates from an interpolated momentum (Chen et al., 2023)."""
 
-from . import update_kernels
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -47,9 +47,8 @@ class Lion(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         momentum = self._momentums[self._get_variable_index(variable)].value
-        update_kernels.lion_update(variable.value, gradient, momentum,
-                                   learning_rate=learning_rate, beta_1=self.beta_1,
-                                   beta_2=self.beta_2)
+        updates.lion_update(variable.value, gradient, momentum, learning_rate=learning_rate,
+                            beta_1=self.beta_1, beta_2=self.beta_2)
 
     def get_config(self):
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2}

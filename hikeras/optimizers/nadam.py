@@ -1,6 +1,6 @@
 """Nadam: Adam with Nesterov momentum (Dozat, 2016)."""
 
-from . import update_kernels
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -61,7 +61,7 @@ class Nadam(Optimizer):
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)
         t = self._local_step()
-        update_kernels.nadam_update(
+        updates.nadam_update(
             variable.value, gradient, self._momentums[index].value,
             self._velocities[index].value, learning_rate=learning_rate, step=t,
             beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon,

@@ -15,7 +15,7 @@ variable each (keyed by the variable object), so an optimizer built for one
 model refuses variables it has never seen rather than mixing up slots.
 
 The arithmetic of a step runs in the backend: each built-in optimizer's
-`update_step` calls one fused update op (`update_kernels`), which writes the
+`update_step` calls one fused update op (`hikeras.ops.updates`), which writes the
 variable and its slots in place, and so do weight decay and the moving
 averages. A backend that overrides those ops speeds up every optimizer. A
 custom subclass may also write `update_step` in plain numpy, in place.
@@ -29,9 +29,9 @@ import numpy as np
 
 from .. import backend, initializers
 from ..backend import Tensor, floatx
+from ..ops import updates
 from ..serialization import serialize_keras_object
 from ..variables import Variable
-from . import update_kernels
 from ._clipping import clip_by_global_norm, clip_by_norm, clip_by_value
 from .schedules import deserialize as deserialize_schedule
 
@@ -370,7 +370,7 @@ class Optimizer:
         """One step of the moving averages of all built variables (`use_ema`)."""
         momentum = self.ema_momentum if int(self.iterations) != 0 else 0.0
         for variable, average in zip(self._trainable_variables, self._averages):
-            update_kernels.ema_update(average.value, variable.value, momentum=momentum)
+            updates.ema_update(average.value, variable.value, momentum=momentum)
         frequency = self.ema_overwrite_frequency
         if frequency and (int(self.iterations) + 1) % frequency == 0:
             self._overwrite_with_averages(self._trainable_variables)
@@ -388,7 +388,7 @@ class Optimizer:
     def update_step(self, gradient, variable, learning_rate):
         """Updates `variable.value` in place from a numpy `gradient`; subclasses implement it.
 
-        The built-in optimizers call one op of `update_kernels` here.
+        The built-in optimizers call one op of `hikeras.ops.updates` here.
         """
         raise NotImplementedError(f"{type(self).__name__} must implement `update_step`.")
 
@@ -447,8 +447,8 @@ class Optimizer:
             return
         for variable in variables:
             if self._use_weight_decay(variable):
-                update_kernels.weight_decay_update(variable.value, learning_rate=learning_rate,
-                                                   weight_decay=self.weight_decay)
+                updates.weight_decay_update(variable.value, learning_rate=learning_rate,
+                                            weight_decay=self.weight_decay)
 
     # -- Keras helpers ----------------------------------------------------
 

@@ -1,6 +1,6 @@
 """RMSprop: gradients divided by a running root mean square (Hinton, 2012)."""
 
-from . import update_kernels
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -62,7 +62,7 @@ class RMSprop(Optimizer):
         index = self._get_variable_index(variable)
         average = self._average_gradients[index].value if self.centered else None
         momentum = self._momentums[index].value if self.momentum > 0 else None
-        update_kernels.rmsprop_update(
+        updates.rmsprop_update(
             variable.value, gradient, self._velocities[index].value, average, momentum,
             learning_rate=learning_rate, rho=self.rho, momentum=self.momentum,
             epsilon=self.epsilon)

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from . import update_kernels
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -105,7 +105,7 @@ class ScheduleFreeAdamW(Optimizer):
         t = self._local_step()
         if self.warmup_steps > 0:
             learning_rate *= min(t / self.warmup_steps, 1.0)
-        update_kernels.schedule_free_adamw_update(
+        updates.schedule_free_adamw_update(
             variable.value, gradient, self._momentums[index].value,
             self._velocities[index].value, learning_rate=learning_rate, step=t,
             beta_2=self.beta_2, epsilon=self.epsilon)

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from . import update_kernels
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -55,12 +55,12 @@ class SGD(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         if self.momentum == 0:
-            update_kernels.sgd_update(variable.value, gradient, learning_rate=learning_rate)
+            updates.sgd_update(variable.value, gradient, learning_rate=learning_rate)
             return
         velocity = self.momentums[self._get_variable_index(variable)].value
-        update_kernels.sgd_momentum_update(variable.value, gradient, velocity,
-                                           learning_rate=learning_rate,
-                                           momentum=self.momentum, nesterov=self.nesterov)
+        updates.sgd_momentum_update(variable.value, gradient, velocity,
+                                    learning_rate=learning_rate, momentum=self.momentum,
+                                    nesterov=self.nesterov)
 
     def get_config(self):
         config = super().get_config()
