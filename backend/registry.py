@@ -15,6 +15,25 @@ Kernel modules declare ops with `OpRegistry.define`:
     @exp.defvjp
     def _exp_vjp(node, g):
         return (g * node.outputs[0],)
+
+Update ops (an optimizer step, a metric's accumulation) write into some of
+their inputs instead of returning new arrays. They declare which with
+`mutates=(...)`, are never differentiated (`differentiable=False`, which
+`define` requires of them) and return None:
+
+    @ops.define("sgd_update", shape=rules.updates_in_place, mutates=(0,),
+                differentiable=False)
+    def sgd_update(variable, gradient, *, learning_rate):
+        variable -= learning_rate * gradient
+
+A second backend starts from another backend's table and replaces only the
+kernels it makes faster:
+
+    ops = OpRegistry.inheriting(numpy_backend.ops)
+
+    @ops.override("sgd_update")
+    def sgd_update(variable, gradient, *, learning_rate):
+        ...  # a compiled loop; the shape rule and declarations are inherited
 """
 
 
@@ -41,15 +60,24 @@ class Op:
             with the attributes (e.g. `split`), in which case forward returns a
             tuple.
         residual: whether `forward` also returns a residual for the VJP.
+        differentiable: whether the op has a gradient; `False` for ops such as
+            argmax and comparisons, and for every update op.
+        mutates: indices of the inputs the forward kernel writes into (an
+            update op, e.g. an optimizer step); empty for ordinary ops, which
+            never write into their inputs. An update op returns None.
     """
 
     __slots__ = (
         "name", "forward", "vjp", "shape_rule", "save_inputs", "save_outputs",
-        "num_outputs", "residual", "differentiable", "traced_vjp",
+        "num_outputs", "residual", "differentiable", "traced_vjp", "mutates",
     )
 
     def __init__(self, name, forward, shape_rule, *, save_inputs=(), save_outputs=(),
-                 num_outputs=1, residual=False, differentiable=True):
+                 num_outputs=1, residual=False, differentiable=True, mutates=()):
+        if mutates and differentiable:
+            raise ValueError(
+                f"Op '{name}' writes into its inputs {tuple(mutates)}, so it cannot be "
+                "differentiated; declare it with differentiable=False.")
         self.name = name
         self.forward = forward
         self.vjp = None
@@ -60,6 +88,7 @@ class Op:
         self.num_outputs = num_outputs
         self.residual = residual
         self.differentiable = differentiable
+        self.mutates = tuple(mutates)
 
     def defvjp(self, fn=None, *, traceable=False):
         """Decorator that attaches the VJP to this op; returns `fn` unchanged.
@@ -105,8 +134,19 @@ class OpRegistry:
     def __init__(self):
         self._ops = {}
 
+    @classmethod
+    def inheriting(cls, base):
+        """A registry holding every op of `base`, to override some of them.
+
+        The `Op` objects are shared until `override` replaces one, so the
+        base registry is never changed.
+        """
+        registry = cls()
+        registry._ops.update(base._ops)
+        return registry
+
     def define(self, name, *, shape, save_inputs=(), save_outputs=(), num_outputs=1,
-               residual=False, differentiable=True):
+               residual=False, differentiable=True, mutates=()):
         """Decorator registering `fn` as the forward kernel of a new op `name`."""
 
         def decorator(fn):
@@ -114,7 +154,28 @@ class OpRegistry:
                 raise ValueError(f"Op '{name}' is already registered.")
             op = Op(name, fn, shape, save_inputs=save_inputs, save_outputs=save_outputs,
                     num_outputs=num_outputs, residual=residual,
-                    differentiable=differentiable)
+                    differentiable=differentiable, mutates=mutates)
+            self._ops[name] = op
+            return op
+
+        return decorator
+
+    def override(self, name):
+        """Decorator replacing the forward kernel of the registered op `name`.
+
+        Everything else is kept: the shape rule, the VJP (which must find what
+        it reads: the same saved inputs/outputs, the same residual layout), and
+        the declarations (`differentiable`, `mutates`). The new kernel takes the
+        same inputs and attributes. The op is copied, so a registry made with
+        `inheriting` leaves its base untouched.
+        """
+        base = self[name]
+
+        def decorator(fn):
+            op = Op.__new__(Op)
+            for slot in Op.__slots__:
+                setattr(op, slot, getattr(base, slot))
+            op.forward = fn
             self._ops[name] = op
             return op
 
@@ -140,6 +201,10 @@ class OpRegistry:
     def names(self):
         """Sorted names of all registered ops."""
         return sorted(self._ops)
+
+    def update_ops(self):
+        """Names of the ops that write into their inputs (declared with `mutates`)."""
+        return sorted(o.name for o in self._ops.values() if o.mutates)
 
     def missing_vjps(self):
         """Names of differentiable ops that were registered without a VJP."""

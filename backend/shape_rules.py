@@ -68,6 +68,15 @@ def same(x, *_, **__):
     return SymbolicTensor(shape_of(x), dtype_of(x))
 
 
+def updates_in_place(*specs, **_):
+    """The rule of update ops: they write into arrays, so there is nothing symbolic to return."""
+    raise TypeError(
+        "An update op (an optimizer step, a metric accumulation) writes into concrete "
+        "arrays in place and cannot run on symbolic tensors. Received: "
+        f"inputs={[s for s in specs if isinstance(s, SymbolicTensor)]}"
+    )
+
+
 def normalize_axes(axis, ndim):
     """`axis` (None, int or sequence, negatives allowed) as a sorted tuple."""
     if axis is None:

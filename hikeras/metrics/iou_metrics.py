@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from ..ops import updates
 from .metric import Metric, as_array
 
 _EPSILON = 1e-7
@@ -73,14 +74,8 @@ class IoU(Metric):
             weight = np.broadcast_to(weight.astype(self.dtype).reshape(-1)
                                      if weight.ndim > 1 else weight.astype(self.dtype),
                                      y_true.shape)
-        valid = (y_true >= 0) & (y_true < self.num_classes) & (y_pred >= 0) & \
-            (y_pred < self.num_classes)
-        if self.ignore_class is not None:
-            valid &= y_true != self.ignore_class
-        matrix = np.zeros((self.num_classes, self.num_classes), dtype=self.dtype)
-        np.add.at(matrix, (y_true[valid].astype(np.int64), y_pred[valid].astype(np.int64)),
-                  weight[valid])
-        self.total_cm.value += matrix
+        updates.confusion_matrix_update(self.total_cm.value, y_true, y_pred, weight,
+                                        ignore_class=self.ignore_class)
 
     def result(self):
         cm = self.total_cm.value

@@ -3,7 +3,9 @@
 A metric accumulates statistics over many batches in non-trainable
 `Variable`s and turns them into a value on demand, so an epoch's accuracy is
 exact however the data was batched. Metrics are never differentiated: their
-updates run on plain numpy, outside any gradient recording.
+updates run on plain arrays, outside any gradient recording. The built-in
+metrics accumulate through the backend's update ops (`hikeras.ops.updates`), so a
+backend that overrides those speeds up their per-batch work.
 """
 
 import numpy as np

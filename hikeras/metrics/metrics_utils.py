@@ -14,6 +14,8 @@ method, so the two agree even for predictions that equal a threshold).
 
 import numpy as np
 
+from ..ops import updates
+
 NEG_INF = -1e10  # the threshold used with `top_k`: every kept prediction exceeds it
 
 
@@ -112,57 +114,10 @@ def update_confusion_counts(counts, y_true, y_pred, thresholds, *, top_k=None, c
     positive = y_true != 0
     if not multi_label:
         positive, y_pred, weights = positive.reshape(-1), y_pred.reshape(-1), weights.reshape(-1)
-    thresholds = np.asarray(thresholds, dtype=dtype)
-    if evenly_distributed:
-        new = _bucketed_counts(positive, y_pred, weights, thresholds, multi_label)
-    else:
-        new = _direct_counts(positive, y_pred, weights, thresholds, multi_label)
-    for key, variable in counts.items():
-        variable.value += new[key]
-
-
-def _counts_from_positives(tp, fp, total_true, total_false):
-    return {"tp": tp, "fp": fp, "tn": total_false - fp, "fn": total_true - tp}
-
-
-def _bucketed_counts(positive, y_pred, weights, thresholds, multi_label):
-    n = len(thresholds)
-    dtype = weights.dtype
-    true_w = np.where(positive, weights, 0).astype(dtype)
-    false_w = np.where(positive, 0, weights).astype(dtype)
-    scaled = np.clip(y_pred, 0.0, 1.0) * np.asarray(n - 1, dtype)
-    buckets = np.ceil(scaled) - 1
-    if thresholds[0] < 0.0 or thresholds[-1] > 1.0:  # widened ends: 0 counts above t_0
-        buckets = np.maximum(buckets, 0)
-    buckets = buckets.astype(np.int64)
-    if multi_label:
-        columns = [_bucket_sums(buckets[:, j], true_w[:, j], false_w[:, j], n)
-                   for j in range(buckets.shape[1])]
-        tp = np.stack([c[0] for c in columns], axis=1)
-        fp = np.stack([c[1] for c in columns], axis=1)
-        return _counts_from_positives(tp, fp, true_w.sum(axis=0), false_w.sum(axis=0))
-    tp, fp = _bucket_sums(buckets, true_w, false_w, n)
-    return _counts_from_positives(tp, fp, true_w.sum(), false_w.sum())
-
-
-def _bucket_sums(buckets, true_w, false_w, n):
-    """Per threshold, the weight of positives/negatives scoring above it."""
-    valid = buckets >= 0  # a score of 0 exceeds no threshold of 0
-    tp = np.bincount(buckets[valid], weights=true_w[valid], minlength=n)[:n]
-    fp = np.bincount(buckets[valid], weights=false_w[valid], minlength=n)[:n]
-    dtype = true_w.dtype
-    return (np.cumsum(tp[::-1])[::-1].astype(dtype), np.cumsum(fp[::-1])[::-1].astype(dtype))
-
-
-def _direct_counts(positive, y_pred, weights, thresholds, multi_label):
-    shape = (-1,) + (1,) * y_pred.ndim
-    above = y_pred[None] > thresholds.reshape(shape)  # (thresholds, *y_pred.shape)
-    true_w = np.where(positive, weights, 0).astype(weights.dtype)
-    false_w = np.where(positive, 0, weights).astype(weights.dtype)
-    axis = 1  # the batch (or flattened) axis
-    tp = np.where(above, true_w, 0).sum(axis=axis, dtype=weights.dtype)
-    fp = np.where(above, false_w, 0).sum(axis=axis, dtype=weights.dtype)
-    return _counts_from_positives(tp, fp, true_w.sum(axis=0), false_w.sum(axis=0))
+    state = [counts[key].value if key in counts else None for key in ("tp", "fp", "tn", "fn")]
+    updates.confusion_counts_update(*state, positive, y_pred, weights,
+                                    np.asarray(thresholds, dtype=dtype), multi_label=multi_label,
+                                    evenly_distributed=evenly_distributed)
 
 
 def divide_no_nan(a, b):

@@ -10,6 +10,7 @@ exact mean over every sample of the epoch however the batches were sized
 import numpy as np
 
 from .. import losses
+from ..ops import updates
 from ..serialization import resolve, serialize_keras_object
 from .metric import ALL_OBJECTS_DICT, Metric, as_array
 
@@ -29,33 +30,32 @@ def _to_same_rank(values, weight):
     return values, weight
 
 
-def reduce_to_samplewise_values(values, sample_weight, reduce_fn, dtype):
-    """One value (and one weight) per sample, as Keras's `Mean` and `Sum` use.
+def aligned_values_and_weights(values, sample_weight, dtype):
+    """`values` and `sample_weight` as arrays of `dtype` that `Mean` and `Sum` can reduce.
 
-    Values with more axes than the weights are first reduced over the extra
-    trailing axes, then multiplied by the weights; both are finally reduced
-    to shape `(batch_size,)` with `reduce_fn` (`np.mean` or `np.sum`).
+    Applies Keras's rank fix-up and checks that the weights broadcast over
+    the values' leading axes (values with more axes than the weights are
+    reduced over the extra trailing ones, inside the update op).
+
+    Raises:
+        ValueError: if the weights do not fit the values.
     """
     values = as_array(values, dtype)
-    if sample_weight is not None:
-        weight = as_array(sample_weight, dtype)
-        values, weight = _to_same_rank(values, weight)
-        if values.ndim > weight.ndim:
-            values = reduce_fn(values, axis=tuple(range(weight.ndim, values.ndim)))
-        try:
-            weight = np.broadcast_to(weight, values.shape)
-        except ValueError:
-            raise ValueError(
-                "`sample_weight` must have one weight per sample (or per value). Received: "
-                f"sample_weight.shape={np.shape(sample_weight)}, values.shape={values.shape}"
-            ) from None
-        values = values * weight
-        if weight.ndim > 1:
-            weight = reduce_fn(weight, axis=tuple(range(1, weight.ndim)))
-        sample_weight = weight
-    if values.ndim > 1:
-        values = reduce_fn(values, axis=tuple(range(1, values.ndim)))
-    return values, sample_weight
+    if sample_weight is None:
+        return values, None
+    weight = as_array(sample_weight, dtype)
+    values, weight = _to_same_rank(values, weight)
+    leading = values.shape[:weight.ndim] if values.ndim > weight.ndim else values.shape
+    try:
+        fits = np.broadcast_shapes(weight.shape, leading) == leading
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(
+            "`sample_weight` must have one weight per sample (or per value). Received: "
+            f"sample_weight.shape={np.shape(sample_weight)}, values.shape={leading}"
+        )
+    return values, weight
 
 
 class Sum(Metric):
@@ -81,8 +81,8 @@ class Sum(Metric):
 
     def update_state(self, values, sample_weight=None):
         """Adds the (weighted) sum of `values` to the total."""
-        values, _ = reduce_to_samplewise_values(values, sample_weight, np.sum, self.dtype)
-        self.total.value += values.sum()
+        values, weight = aligned_values_and_weights(values, sample_weight, self.dtype)
+        updates.sum_metric_update(self.total.value, values, weight)
 
     def result(self):
         return self.total.value.copy()[()]
@@ -115,12 +115,8 @@ class Mean(Metric):
 
     def update_state(self, values, sample_weight=None):
         """Adds one batch of values (and optional per-sample weights)."""
-        values, weight = reduce_to_samplewise_values(values, sample_weight, np.mean, self.dtype)
-        self.total.value += values.sum()
-        if weight is not None:
-            self.count.value += weight.sum()
-        else:
-            self.count.value += values.shape[0] if values.ndim else 1
+        values, weight = aligned_values_and_weights(values, sample_weight, self.dtype)
+        updates.mean_metric_update(self.total.value, self.count.value, values, weight)
 
     def result(self):
         count = self.count.value

@@ -1,7 +1,6 @@
 """Adadelta: step sizes from running averages of gradients and updates (Zeiler, 2012)."""
 
-import numpy as np
-
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -49,26 +48,10 @@ class Adadelta(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)
-        grads_avg = self._accumulated_grads[index].value
-        deltas_avg = self._accumulated_delta_vars[index].value
-        w = variable.value
-        tmp = self._scratch_like(w)
-        grads_avg *= self.rho
-        np.multiply(gradient, gradient, out=tmp)
-        tmp *= 1.0 - self.rho
-        grads_avg += tmp
-        np.add(grads_avg, self.epsilon, out=tmp)
-        np.sqrt(tmp, out=tmp)
-        delta = np.sqrt(deltas_avg + self.epsilon)
-        delta *= gradient
-        delta /= tmp
-        np.negative(delta, out=delta)
-        deltas_avg *= self.rho
-        np.multiply(delta, delta, out=tmp)
-        tmp *= 1.0 - self.rho
-        deltas_avg += tmp
-        delta *= learning_rate
-        w += delta
+        updates.adadelta_update(
+            variable.value, gradient, self._accumulated_grads[index].value,
+            self._accumulated_delta_vars[index].value, learning_rate=learning_rate,
+            rho=self.rho, epsilon=self.epsilon)
 
     def get_config(self):
         return {**super().get_config(), "rho": self.rho, "epsilon": self.epsilon}

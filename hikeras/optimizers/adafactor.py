@@ -1,18 +1,13 @@
 """Adafactor: Adam-like steps with factored second moments (Shazeer & Stern, 2018)."""
 
-import math
-
 import numpy as np
 
+from ..ops import updates
 from .optimizer import Optimizer
 
 
 def _is_number(value):
     return not isinstance(value, bool) and isinstance(value, (int, float, np.number))
-
-
-def _rms(array):
-    return float(np.sqrt(np.mean(np.square(array))))
 
 
 class Adafactor(Optimizer):
@@ -120,35 +115,13 @@ class Adafactor(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)
-        w = variable.value
-        dtype = w.dtype.type
-        t = self._local_step()
-        rho = min(float(dtype(learning_rate)), 1.0 / math.sqrt(t))
-        alpha = max(self.epsilon_2, _rms(w)) * rho
-        beta = 1.0 - t ** self.beta_2_decay
-        v = self._v[index].value
-        g2 = self._scratch_like(w)
-        np.multiply(gradient, gradient, out=g2)
-        g2 += dtype(self.epsilon_1)
-
-        if w.ndim >= 2:
-            r, c = self._r[index].value, self._c[index].value
-            r *= beta
-            r += (1.0 - beta) * np.mean(g2, axis=-1)
-            c *= beta
-            c += (1.0 - beta) * np.mean(g2, axis=-2)
-            row_scale = r / np.mean(r, axis=-1, keepdims=True)
-            np.multiply(row_scale[..., None], c[..., None, :], out=v)
-        else:
-            v *= beta
-            g2 *= 1.0 - beta
-            v += g2
-
-        update = g2  # the squared gradients are no longer needed
-        np.sqrt(v, out=update)
-        np.divide(gradient, update, out=update)
-        update *= alpha / max(1.0, _rms(update) / self.clip_threshold)
-        w -= update
+        r, c = self._r[index], self._c[index]
+        updates.adafactor_update(
+            variable.value, gradient, None if r is None else r.value,
+            None if c is None else c.value, self._v[index].value,
+            learning_rate=learning_rate, step=self._local_step(),
+            beta_2_decay=self.beta_2_decay, epsilon_1=self.epsilon_1,
+            epsilon_2=self.epsilon_2, clip_threshold=self.clip_threshold)
 
     def get_config(self):
         return {**super().get_config(), "beta_2_decay": self.beta_2_decay,

@@ -1,8 +1,7 @@
 """Adagrad: per-coordinate learning rates from the sum of squared gradients."""
 
-import numpy as np
-
 from .. import initializers
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -49,15 +48,8 @@ class Adagrad(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         accumulator = self._accumulators[self._get_variable_index(variable)].value
-        w = variable.value
-        tmp = self._scratch_like(w)
-        np.multiply(gradient, gradient, out=tmp)
-        accumulator += tmp
-        np.add(accumulator, self.epsilon, out=tmp)
-        np.sqrt(tmp, out=tmp)
-        np.divide(gradient, tmp, out=tmp)
-        tmp *= learning_rate
-        w -= tmp
+        updates.adagrad_update(variable.value, gradient, accumulator,
+                               learning_rate=learning_rate, epsilon=self.epsilon)
 
     def get_config(self):
         return {**super().get_config(),

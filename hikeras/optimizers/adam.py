@@ -1,10 +1,6 @@
 """Adam: adaptive moment estimation, with the optional AMSGrad variant."""
 
-import math
-
-import numpy as np
-
-from ._moments import update_moments
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -70,21 +66,13 @@ class Adam(Optimizer):
         index = self._get_variable_index(variable)
         m = self._momentums[index].value
         v = self._velocities[index].value
-        w = variable.value
-        t = self._local_step()
-        alpha = learning_rate * math.sqrt(1.0 - self.beta_2 ** t) / (1.0 - self.beta_1 ** t)
-        tmp = self._scratch_like(w)
-
-        update_moments(m, v, gradient, self.beta_1, self.beta_2, tmp)
+        hyper = {"learning_rate": learning_rate, "step": self._local_step(),
+                 "beta_1": self.beta_1, "beta_2": self.beta_2, "epsilon": self.epsilon}
         if self.amsgrad:
-            v_hat = self._velocity_hats[index].value
-            np.maximum(v_hat, v, out=v_hat)
-            v = v_hat
-        np.sqrt(v, out=tmp)
-        tmp += self.epsilon
-        np.divide(m, tmp, out=tmp)
-        tmp *= alpha
-        w -= tmp
+            updates.amsgrad_update(variable.value, gradient, m, v,
+                                   self._velocity_hats[index].value, **hyper)
+        else:
+            updates.adam_update(variable.value, gradient, m, v, **hyper)
 
     def get_config(self):
         config = super().get_config()

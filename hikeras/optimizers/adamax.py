@@ -1,7 +1,6 @@
 """Adamax: Adam with the infinity norm in place of the second moment."""
 
-import numpy as np
-
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -51,18 +50,10 @@ class Adamax(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)
-        m, u, w = self._m[index].value, self._u[index].value, variable.value
-        tmp = self._scratch_like(w)
-        np.subtract(gradient, m, out=tmp)
-        tmp *= 1.0 - self.beta_1
-        m += tmp
-        u *= self.beta_2
-        np.maximum(u, np.abs(gradient, out=tmp), out=u)
-        np.add(u, self.epsilon, out=tmp)
-        tmp *= 1.0 - self.beta_1 ** self._local_step()
-        np.divide(m, tmp, out=tmp)
-        tmp *= learning_rate
-        w -= tmp
+        updates.adamax_update(
+            variable.value, gradient, self._m[index].value, self._u[index].value,
+            learning_rate=learning_rate, step=self._local_step(), beta_1=self.beta_1,
+            beta_2=self.beta_2, epsilon=self.epsilon)
 
     def get_config(self):
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,

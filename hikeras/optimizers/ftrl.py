@@ -1,8 +1,7 @@
 """FTRL-Proximal: follow-the-regularized-leader, for wide sparse models (McMahan et al., 2013)."""
 
-import numpy as np
-
 from .. import initializers
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -79,28 +78,12 @@ class Ftrl(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)
-        accumulator, linear = self._accumulators[index].value, self._linears[index].value
-        w = variable.value
-        power = -self.learning_rate_power
-        l2 = self.l2_regularization_strength + self.beta / (2.0 * learning_rate)
-        new_accumulator = accumulator + gradient * gradient
-        new_scaled = np.power(new_accumulator, power)
-        tmp = self._scratch_like(w)
-        np.power(accumulator, power, out=tmp)
-        np.subtract(new_scaled, tmp, out=tmp)
-        tmp /= learning_rate
-        tmp *= w
-        linear += gradient
-        if self.l2_shrinkage_regularization_strength:
-            linear += (2.0 * self.l2_shrinkage_regularization_strength) * w
-        linear -= tmp
-        new_scaled /= learning_rate
-        new_scaled += 2.0 * l2
-        l1 = self.l1_regularization_strength
-        np.clip(linear, -l1, l1, out=tmp)
-        tmp -= linear
-        np.divide(tmp, new_scaled, out=w)
-        accumulator[...] = new_accumulator
+        updates.ftrl_update(
+            variable.value, gradient, self._accumulators[index].value,
+            self._linears[index].value, learning_rate=learning_rate,
+            learning_rate_power=self.learning_rate_power,
+            l1=self.l1_regularization_strength, l2=self.l2_regularization_strength,
+            l2_shrinkage=self.l2_shrinkage_regularization_strength, beta=self.beta)
 
     def get_config(self):
         return {**super().get_config(), "learning_rate_power": self.learning_rate_power,

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ._moments import update_moments
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -80,24 +80,11 @@ class Lamb(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)
-        m = self._momentums[index].value
-        v = self._velocities[index].value
-        w = variable.value
-        t = self._local_step()
-        tmp = self._scratch_like(w)
-
-        update_moments(m, v, gradient, self.beta_1, self.beta_2, tmp)
-        # update = m_hat / (sqrt(v_hat) + epsilon), built in the scratch buffer.
-        np.divide(v, 1.0 - self.beta_2 ** t, out=tmp)
-        np.sqrt(tmp, out=tmp)
-        tmp += self.epsilon
-        np.divide(m, tmp, out=tmp)
-        tmp /= 1.0 - self.beta_1 ** t
-        w_norm = float(np.linalg.norm(w))
-        update_norm = float(np.linalg.norm(tmp))
-        ratio = w_norm / update_norm if w_norm > 0 and update_norm > 0 else 1.0
-        tmp *= learning_rate * ratio
-        w -= tmp
+        updates.lamb_update(
+            variable.value, gradient, self._momentums[index].value,
+            self._velocities[index].value, learning_rate=learning_rate,
+            step=self._local_step(), beta_1=self.beta_1, beta_2=self.beta_2,
+            epsilon=self.epsilon)
 
     def get_config(self):
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,

@@ -1,7 +1,6 @@
 """Lion: sign updates from an interpolated momentum (Chen et al., 2023)."""
 
-import numpy as np
-
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -47,16 +46,9 @@ class Lion(Optimizer):
         self._momentums = self.add_optimizer_variables(self._trainable_variables, "momentum")
 
     def update_step(self, gradient, variable, learning_rate):
-        m, w = self._momentums[self._get_variable_index(variable)].value, variable.value
-        tmp = self._scratch_like(w)
-        np.multiply(m, self.beta_1, out=tmp)
-        tmp += gradient * (1.0 - self.beta_1)
-        np.sign(tmp, out=tmp)
-        tmp *= learning_rate
-        w -= tmp
-        m *= self.beta_2
-        np.multiply(gradient, 1.0 - self.beta_2, out=tmp)
-        m += tmp
+        momentum = self._momentums[self._get_variable_index(variable)].value
+        updates.lion_update(variable.value, gradient, momentum, learning_rate=learning_rate,
+                            beta_1=self.beta_1, beta_2=self.beta_2)
 
     def get_config(self):
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2}

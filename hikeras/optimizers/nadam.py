@@ -1,8 +1,6 @@
 """Nadam: Adam with Nesterov momentum (Dozat, 2016)."""
 
-import numpy as np
-
-from ._moments import update_moments
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -62,21 +60,13 @@ class Nadam(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)
-        m, v, w = self._momentums[index].value, self._velocities[index].value, variable.value
         t = self._local_step()
-        u_t, u_next = self._momentum_at(t), self._momentum_at(t + 1.0)
-        u_product = float(self._u_product.value)
-        tmp = self._scratch_like(w)
-        update_moments(m, v, gradient, self.beta_1, self.beta_2, tmp)
-        m_hat = m * (u_next / (1.0 - u_product * u_next))
-        np.multiply(gradient, (1.0 - u_t) / (1.0 - u_product), out=tmp)
-        m_hat += tmp
-        np.divide(v, 1.0 - self.beta_2 ** t, out=tmp)
-        np.sqrt(tmp, out=tmp)
-        tmp += self.epsilon
-        np.divide(m_hat, tmp, out=tmp)
-        tmp *= learning_rate
-        w -= tmp
+        updates.nadam_update(
+            variable.value, gradient, self._momentums[index].value,
+            self._velocities[index].value, learning_rate=learning_rate, step=t,
+            beta_1=self.beta_1, beta_2=self.beta_2, epsilon=self.epsilon,
+            momentum=self._momentum_at(t), next_momentum=self._momentum_at(t + 1.0),
+            momentum_product=float(self._u_product.value))
 
     def get_config(self):
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,

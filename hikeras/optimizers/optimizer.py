@@ -1,4 +1,4 @@
-"""The `Optimizer` base class: Keras 3's optimizer API on in-place numpy updates.
+"""The `Optimizer` base class: Keras 3's optimizer API on in-place backend updates.
 
 One call of `apply(grads, trainable_variables)` is one training step: drop the
 variables whose gradient is None, clip the gradients, apply decoupled weight
@@ -14,9 +14,11 @@ the slots a subclass creates in `build`. Slots belong to one
 variable each (keyed by the variable object), so an optimizer built for one
 model refuses variables it has never seen rather than mixing up slots.
 
-Subclasses write `update_step` against plain numpy arrays, in place: the
-training loop runs it for every variable on every batch. `self._scratch_like`
-lends a reusable temporary buffer so a step allocates nothing new.
+The arithmetic of a step runs in the backend: each built-in optimizer's
+`update_step` calls one fused update op (`hikeras.ops.updates`), which writes the
+variable and its slots in place, and so do weight decay and the moving
+averages. A backend that overrides those ops speeds up every optimizer. A
+custom subclass may also write `update_step` in plain numpy, in place.
 """
 
 import inspect
@@ -27,6 +29,7 @@ import numpy as np
 
 from .. import backend, initializers
 from ..backend import Tensor, floatx
+from ..ops import updates
 from ..serialization import serialize_keras_object
 from ..variables import Variable
 from ._clipping import clip_by_global_norm, clip_by_norm, clip_by_value
@@ -128,7 +131,6 @@ class Optimizer:
         self._variables = []
         self._trainable_variables = []
         self._trainable_variables_indices = {}
-        self._scratch = {}
         self._exclude_ids = set()
         self._exclude_pattern = None
         self._decay_cache = {}
@@ -252,8 +254,6 @@ class Optimizer:
             self._averages = self.add_optimizer_variables(var_list, "average")
         if self.gradient_accumulation_steps:
             self._accumulators = self.add_optimizer_variables(var_list, "gradient_accumulator")
-        for variable in var_list:  # size the scratch buffers once, up front
-            self._scratch_like(variable.value)
         self.built = True
 
     def add_variable(self, shape, initializer="zeros", dtype=None, name=None):
@@ -285,13 +285,6 @@ class Optimizer:
 
     def _get_variable_index(self, variable):
         return self._trainable_variables_indices[id(variable)]
-
-    def _scratch_like(self, array):
-        """A temporary array shaped like `array`, reused across steps (contents undefined)."""
-        buffer = self._scratch.get(array.dtype)
-        if buffer is None or buffer.size < array.size:
-            buffer = self._scratch[array.dtype] = np.empty(array.size, dtype=array.dtype)
-        return buffer[:array.size].reshape(array.shape)
 
     def _check_variables_are_known(self, variables):
         known = self._trainable_variables_indices
@@ -377,10 +370,7 @@ class Optimizer:
         """One step of the moving averages of all built variables (`use_ema`)."""
         momentum = self.ema_momentum if int(self.iterations) != 0 else 0.0
         for variable, average in zip(self._trainable_variables, self._averages):
-            average.value *= momentum
-            scaled = self._scratch_like(variable.value)
-            np.multiply(variable.value, 1.0 - momentum, out=scaled)
-            average.value += scaled
+            updates.ema_update(average.value, variable.value, momentum=momentum)
         frequency = self.ema_overwrite_frequency
         if frequency and (int(self.iterations) + 1) % frequency == 0:
             self._overwrite_with_averages(self._trainable_variables)
@@ -396,7 +386,10 @@ class Optimizer:
             variable.value[...] = average.value
 
     def update_step(self, gradient, variable, learning_rate):
-        """Updates `variable.value` in place from a numpy `gradient`; subclasses implement it."""
+        """Updates `variable.value` in place from a numpy `gradient`; subclasses implement it.
+
+        The built-in optimizers call one op of `hikeras.ops.updates` here.
+        """
         raise NotImplementedError(f"{type(self).__name__} must implement `update_step`.")
 
     @staticmethod
@@ -452,12 +445,10 @@ class Optimizer:
     def _apply_weight_decay(self, variables, learning_rate):
         if not self.weight_decay:
             return
-        factor = self.weight_decay * learning_rate
         for variable in variables:
             if self._use_weight_decay(variable):
-                scaled = self._scratch_like(variable.value)
-                np.multiply(variable.value, factor, out=scaled)
-                variable.value -= scaled
+                updates.weight_decay_update(variable.value, learning_rate=learning_rate,
+                                            weight_decay=self.weight_decay)
 
     # -- Keras helpers ----------------------------------------------------
 

@@ -1,7 +1,6 @@
 """RMSprop: gradients divided by a running root mean square (Hinton, 2012)."""
 
-import numpy as np
-
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -61,32 +60,12 @@ class RMSprop(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)
-        velocity, w = self._velocities[index].value, variable.value
-        tmp = self._scratch_like(w)
-        velocity *= self.rho
-        np.multiply(gradient, gradient, out=tmp)
-        tmp *= 1.0 - self.rho
-        velocity += tmp
-        if self.centered:
-            average = self._average_gradients[index].value
-            average *= self.rho
-            np.multiply(gradient, 1.0 - self.rho, out=tmp)
-            average += tmp
-            np.multiply(average, average, out=tmp)
-            np.subtract(velocity, tmp, out=tmp)
-            tmp += self.epsilon
-        else:
-            np.add(velocity, self.epsilon, out=tmp)
-        np.sqrt(tmp, out=tmp)
-        np.divide(gradient, tmp, out=tmp)
-        tmp *= learning_rate
-        if self.momentum > 0:
-            momentum = self._momentums[index].value
-            momentum *= self.momentum
-            momentum += tmp
-            w -= momentum
-        else:
-            w -= tmp
+        average = self._average_gradients[index].value if self.centered else None
+        momentum = self._momentums[index].value if self.momentum > 0 else None
+        updates.rmsprop_update(
+            variable.value, gradient, self._velocities[index].value, average, momentum,
+            learning_rate=learning_rate, rho=self.rho, momentum=self.momentum,
+            epsilon=self.epsilon)
 
     def get_config(self):
         return {**super().get_config(), "rho": self.rho, "momentum": self.momentum,

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -101,28 +102,13 @@ class ScheduleFreeAdamW(Optimizer):
 
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)
-        z = self._momentums[index].value
-        v = self._velocities[index].value
-        w = variable.value
         t = self._local_step()
         if self.warmup_steps > 0:
             learning_rate *= min(t / self.warmup_steps, 1.0)
-        tmp = self._scratch_like(w)
-
-        np.multiply(gradient, gradient, out=tmp)
-        tmp -= v
-        tmp *= 1.0 - self.beta_2
-        v += tmp
-        np.divide(v, 1.0 - self.beta_2 ** t, out=tmp)
-        np.sqrt(tmp, out=tmp)
-        tmp += self.epsilon
-        np.divide(gradient, tmp, out=tmp)
-        tmp *= learning_rate
-        z -= tmp
-        # w = (1 - 1/t) w + (1/t) z, as w += (z - w) / t.
-        np.subtract(z, w, out=tmp)
-        tmp /= t
-        w += tmp
+        updates.schedule_free_adamw_update(
+            variable.value, gradient, self._momentums[index].value,
+            self._velocities[index].value, learning_rate=learning_rate, step=t,
+            beta_2=self.beta_2, epsilon=self.epsilon)
 
     def get_config(self):
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,

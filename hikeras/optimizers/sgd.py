@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ..ops import updates
 from .optimizer import Optimizer
 
 
@@ -53,21 +54,13 @@ class SGD(Optimizer):
             self.momentums = self.add_optimizer_variables(self._trainable_variables, "momentum")
 
     def update_step(self, gradient, variable, learning_rate):
-        w = variable.value
-        step = self._scratch_like(w)
-        np.multiply(gradient, learning_rate, out=step)  # step = lr * g
         if self.momentum == 0:
-            w -= step
+            updates.sgd_update(variable.value, gradient, learning_rate=learning_rate)
             return
-        m = self.momentums[self._get_variable_index(variable)].value
-        m *= self.momentum
-        m -= step
-        if self.nesterov:
-            w -= step
-            np.multiply(m, self.momentum, out=step)
-            w += step
-        else:
-            w += m
+        velocity = self.momentums[self._get_variable_index(variable)].value
+        updates.sgd_momentum_update(variable.value, gradient, velocity,
+                                    learning_rate=learning_rate, momentum=self.momentum,
+                                    nesterov=self.nesterov)
 
     def get_config(self):
         config = super().get_config()

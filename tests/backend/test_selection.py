@@ -72,3 +72,42 @@ def test_keras_utility_names():
     with pytest.raises(ValueError, match="data_format"):
         backend.set_image_data_format("nhwc")
     assert backend.clear_session() is None
+
+
+def test_an_inheriting_backend_overrides_some_kernels_and_keeps_the_rest():
+    numpy_ops = backend.get_backend().ops
+    ops = OpRegistry.inheriting(numpy_ops)
+    calls = []
+
+    @ops.override("sgd_update")
+    def sgd_update(variable, gradient, *, learning_rate):
+        calls.append(learning_rate)
+        numpy_ops["sgd_update"].forward(variable, gradient, learning_rate=learning_rate)
+
+    assert ops["sgd_update"] is not numpy_ops["sgd_update"]
+    assert numpy_ops["sgd_update"].forward is not sgd_update  # the base is untouched
+    assert ops["sgd_update"].mutates == (0,) and not ops["sgd_update"].differentiable
+    assert ops["exp"] is numpy_ops["exp"]  # not overridden: numpy's op, VJP and all
+    backend.register_backend("numpy_sgd", types.SimpleNamespace(name="numpy_sgd", xp=np, ops=ops))
+    w = np.ones(2)
+    try:
+        backend.set_backend("numpy_sgd")
+        backend.apply("sgd_update", w, np.array([1.0, -1.0]), learning_rate=0.5)
+    finally:
+        backend.set_backend("numpy")
+    assert calls == [0.5] and w.tolist() == [0.5, 1.5]
+
+
+def test_override_keeps_the_vjp_and_shape_rule():
+    numpy_ops = backend.get_backend().ops
+    ops = OpRegistry.inheriting(numpy_ops)
+    op = ops.override("exp")(lambda x: np.exp(x) + 0.0)
+    assert op.vjp is numpy_ops["exp"].vjp and op.shape_rule is numpy_ops["exp"].shape_rule
+    assert op.save_outputs == numpy_ops["exp"].save_outputs
+
+
+def test_update_ops_must_be_declared_non_differentiable():
+    with pytest.raises(ValueError, match="differentiable=False"):
+        OpRegistry().define("bad_update", shape=None, mutates=(0,))(lambda x: None)
+    assert "sgd_update" in backend.get_backend().ops.update_ops()
+    assert "exp" not in backend.get_backend().ops.update_ops()

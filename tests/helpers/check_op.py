@@ -23,7 +23,9 @@ c. applies the op to `SymbolicTensor`s of the same shapes and dtypes and
    must be compatible.
 
 Non-differentiable ops are checked to return untracked arrays under a tape.
-Every op name checked is added to `CHECKED_OPS`.
+Every op name checked is added to `CHECKED_OPS`. Update ops, which write
+into their inputs (declared with `mutates`), have their own harness,
+`tests/helpers/check_update_op.py`.
 
 `OpCase` bundles one call's arguments, so that test modules can declare a
 module-level `CASES` table; `tests/backend/test_registry_coverage.py` reads

@@ -1,9 +1,11 @@
 """Ops are called one way: through functions, never by a string name outside `hikeras/ops/`.
 
 Layers, losses, metrics and the trainer call `hikeras.ops` (what Keras has)
-or `hikeras.ops.kernels` (fused and layer-specific kernels). Only the
-modules of `hikeras/ops/` name ops as strings, in `backend.apply("name", ...)`,
-so a reader can follow every call from a layer to its kernel.
+or `hikeras.ops.kernels` (fused and layer-specific kernels); optimizers and
+metrics update their state through `hikeras.ops.updates` (the in-place update
+ops). Only the modules of `hikeras/ops/` name ops as strings, in
+`backend.apply("name", ...)`, so a reader can follow every call from a layer,
+an optimizer or a metric to its kernel.
 """
 
 import ast
@@ -15,10 +17,13 @@ import pytest
 
 import hikeras
 from hikeras.backend import get_op
-from hikeras.ops import kernels
+from hikeras.ops import kernels, updates
 
 PACKAGE = Path(hikeras.__file__).parent
 REPO = PACKAGE.parent
+# Modules of functions named as the op they run, one function per kernel.
+KERNEL_MODULES = {"kernels": kernels, "updates": updates}
+FUNCTIONS = [(module, name) for module, m in KERNEL_MODULES.items() for name in m.__all__]
 
 
 def _string_op_calls(source, filename):
@@ -59,11 +64,11 @@ def test_no_string_named_op_calls_outside_hikeras_ops():
         "layer kernels), not by name:\n" + "\n".join(offenders))
 
 
-@pytest.mark.parametrize("name", kernels.__all__)
-def test_each_kernel_function_runs_the_op_of_its_name_with_its_signature(name):
+@pytest.mark.parametrize("module,name", FUNCTIONS)
+def test_each_kernel_function_runs_the_op_of_its_name_with_its_signature(module, name):
     """Same parameters and defaults as the kernel (a `*bias` becomes `bias=None`), so
     passing every attribute explicitly changes nothing."""
-    function = getattr(kernels, name)
+    function = getattr(KERNEL_MODULES[module], name)
     forward = inspect.unwrap(get_op(name).forward)
     expected = [
         inspect.Parameter("bias", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)
@@ -73,17 +78,22 @@ def test_each_kernel_function_runs_the_op_of_its_name_with_its_signature(name):
     assert list(inspect.signature(function).parameters.values()) == expected
 
 
-@pytest.mark.parametrize("name", kernels.__all__)
-def test_each_kernel_function_names_where_its_kernel_is_registered(name):
-    doc = getattr(kernels, name).__doc__
+@pytest.mark.parametrize("module,name", FUNCTIONS)
+def test_each_kernel_function_names_where_its_kernel_is_registered(module, name):
+    doc = getattr(KERNEL_MODULES[module], name).__doc__
     match = re.search(r"Kernel: `(\w+)` in `(backend/numpy_backend/\w+\.py)`", doc)
-    assert match, f"kernels.{name}'s docstring does not say where its kernel lives"
+    assert match, f"{module}.{name}'s docstring does not say where its kernel lives"
     assert match.group(1) == name
     source = Path(inspect.getsourcefile(inspect.unwrap(get_op(name).forward)))
     assert source.relative_to(REPO).as_posix() == match.group(2)
 
 
-def test_every_public_function_of_the_module_is_listed():
-    public = {n for n, f in vars(kernels).items()
-              if inspect.isfunction(f) and not n.startswith("_")}
-    assert public == set(kernels.__all__)
+@pytest.mark.parametrize("module", sorted(KERNEL_MODULES))
+def test_every_public_function_of_the_module_is_listed(module):
+    namespace = vars(KERNEL_MODULES[module])
+    public = {n for n, f in namespace.items() if inspect.isfunction(f) and not n.startswith("_")}
+    assert public == set(namespace["__all__"])
+
+
+def test_every_update_op_has_a_function():
+    assert set(updates.__all__) == set(hikeras.backend.get_backend().ops.update_ops())
