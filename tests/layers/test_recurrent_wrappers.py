@@ -8,8 +8,9 @@ from hikeras import layers
 from tests.backend.test_ops_recurrent import gru_reference, lstm_reference
 from tests.helpers.layer_test import run_layer_test
 
-rng = np.random.default_rng(9)
-x = rng.standard_normal((3, 5, 4)).astype("float32")
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(9)
+x = _TABLE_RNG.standard_normal((3, 5, 4)).astype("float32")
 
 
 def _fresh(wrapper, make_inner, **kwargs):
@@ -73,7 +74,7 @@ def test_bidirectional_masked_steps_output_zeros_in_both_directions():
     np.testing.assert_allclose(out, forward + backward[:, ::-1], rtol=1e-4, atol=1e-5)
 
 
-def test_bidirectional_states_and_initial_states():
+def test_bidirectional_states_and_initial_states(rng):
     layer = layers.Bidirectional(layers.LSTM(3, return_state=True))
     states = [rng.standard_normal((3, 3)).astype("float32") for _ in range(4)]
     out, h_f, _, h_b, c_b = layer(x, initial_state=states)
@@ -115,7 +116,7 @@ def test_time_distributed_applies_the_layer_at_every_step():
         layers.TimeDistributed(layers.Dense(2))(np.ones((2, 3), "float32"))
 
 
-def test_time_distributed_passes_the_mask_to_a_layer_that_takes_one():
+def test_time_distributed_passes_the_mask_to_a_layer_that_takes_one(rng):
     class MaskSum(layers.Layer):
         def call(self, inputs, mask=None):
             return inputs * np.asarray(mask, "float32")[..., None]

@@ -8,8 +8,6 @@ from hikeras import layers
 from hikeras.layers.normalization.spectral_normalization import spectral_norm_step
 from tests.helpers.layer_test import run_layer_test
 
-rng = np.random.default_rng(41)
-
 
 def _fresh(make_inner, **kwargs):
     """A class-like factory for `run_layer_test`: a new inner layer per construction."""
@@ -65,7 +63,7 @@ def test_one_power_iteration_by_hand():
                                rtol=1e-6)
 
 
-def test_power_iterations_converge_to_the_largest_singular_value():
+def test_power_iterations_converge_to_the_largest_singular_value(rng):
     kernel = rng.standard_normal((3, 3, 2, 4))
     _, normalized = spectral_norm_step(kernel, rng.standard_normal((1, 4)), 50)
     sigma = np.linalg.svd(kernel.reshape(-1, 4), compute_uv=False)[0]
@@ -103,7 +101,7 @@ def test_weights_in_keras_order_and_initial_u():
     assert u.shape == (1, 3) and np.abs(u).max() <= 0.04  # truncated at two stddevs of 0.02
 
 
-def test_fit_updates_u_and_a_saved_model_reloads(tmp_path):
+def test_fit_updates_u_and_a_saved_model_reloads(tmp_path, rng):
     x = rng.standard_normal((8, 4)).astype("float32")
     model = hikeras.Sequential([hikeras.Input((4,)),
                                 layers.SpectralNormalization(layers.Dense(2))])
