@@ -1,56 +1,32 @@
 """Merging layers: elementwise merges, Concatenate, Dot and the functional forms."""
 
-
 import numpy as np
 import pytest
 
 import hikeras
 from hikeras import layers
-from hikeras.backend import apply
-from hikeras.layers import Layer
-from tests.helpers.layer_test import run_layer_test
+from tests.helpers.multi_input_layer_test import call_with_list, run_multi_input_layer_test
 
 
-def _on_slices(merge_cls, count):
-    """A one-input layer that merges `x[:, 0], ..., x[:, count - 1]`, so that
-    `run_layer_test` (which feeds one tensor) can check a merge layer."""
-
-    class OnSlices(Layer):
-        def __init__(self, name=None, trainable=True, dtype=None, **merge_kwargs):
-            super().__init__(name=name, trainable=trainable, dtype=dtype)
-            self.merge_kwargs = merge_kwargs
-            self.merge = merge_cls(**merge_kwargs)
-
-        def call(self, inputs):
-            # The getitem op (not numpy slicing) so a tape tracks the slices.
-            return self.merge([apply("getitem", inputs, key=(slice(None), i))
-                               for i in range(count)])
-
-        def get_config(self):
-            return {**super().get_config(), **self.merge.get_config(),
-                    "name": self.name, "trainable": self.trainable}
-
-    return OnSlices
-
-
-@pytest.mark.parametrize("merge_cls", [layers.Add, layers.Multiply, layers.Average,
+@pytest.mark.parametrize("layer_cls", [layers.Add, layers.Multiply, layers.Average,
                                        layers.Maximum, layers.Minimum])
-def test_elementwise_merge_harness(merge_cls):
-    run_layer_test(_on_slices(merge_cls, 3), {}, input_shape=(2, 3, 4, 5),
-                   expected_output_shape=(2, 4, 5), expected_num_trainable_weights=0)
+def test_elementwise_merge_harness(layer_cls, rng):
+    run_multi_input_layer_test(layer_cls, {}, _xs(rng, (2, 4, 5), (2, 4, 5), (2, 4, 5)),
+                               call=call_with_list, expected_output_shape=(2, 4, 5),
+                               expected_num_trainable_weights=0)
 
 
-@pytest.mark.parametrize("layer_cls, kwargs, count, shape, expected", [
-    (layers.Subtract, {}, 2, (3, 2, 4), (3, 4)),
-    (layers.Concatenate, {}, 2, (3, 2, 4, 5), (3, 4, 10)),
-    (layers.Concatenate, {"axis": 1}, 3, (3, 3, 4, 5), (3, 12, 5)),
-    (layers.Dot, {"axes": 1}, 2, (3, 2, 4), (3, 1)),
-    (layers.Dot, {"axes": [2, 1]}, 2, (3, 2, 4, 4), (3, 4, 4)),
-    (layers.Dot, {"axes": -1, "normalize": True}, 2, (3, 2, 4, 5), (3, 4, 4)),
+@pytest.mark.parametrize("layer_cls, kwargs, shapes, expected", [
+    (layers.Subtract, {}, [(3, 4)] * 2, (3, 4)),
+    (layers.Concatenate, {}, [(3, 4, 5)] * 2, (3, 4, 10)),
+    (layers.Concatenate, {"axis": 1}, [(3, 4, 5)] * 3, (3, 12, 5)),
+    (layers.Dot, {"axes": 1}, [(3, 4)] * 2, (3, 1)),
+    (layers.Dot, {"axes": [2, 1]}, [(3, 4, 4)] * 2, (3, 4, 4)),
+    (layers.Dot, {"axes": -1, "normalize": True}, [(3, 4, 5)] * 2, (3, 4, 4)),
 ])
-def test_other_merge_harness(layer_cls, kwargs, count, shape, expected):
-    run_layer_test(_on_slices(layer_cls, count), kwargs, input_shape=shape,
-                   expected_output_shape=expected, expected_num_trainable_weights=0)
+def test_other_merge_harness(layer_cls, kwargs, shapes, expected, rng):
+    run_multi_input_layer_test(layer_cls, kwargs, _xs(rng, *shapes), call=call_with_list,
+                               expected_output_shape=expected, expected_num_trainable_weights=0)
 
 
 def _xs(rng, *shapes):

@@ -18,6 +18,8 @@ ALPHA_PRIME = -1.7580993408473766  # Keras's -scale * alpha of SELU
 
 
 @pytest.mark.parametrize("layer_cls, kwargs, shape", [
+    (layers.Dropout, {"rate": 0.5}, (3, 4)),
+    (layers.Dropout, {"rate": 0.3, "noise_shape": (None, 1, 4), "seed": 3}, (2, 3, 4)),
     (layers.SpatialDropout1D, {"rate": 0.3}, (2, 5, 3)),
     (layers.SpatialDropout2D, {"rate": 0.3, "seed": 4}, (2, 3, 4, 2)),
     (layers.SpatialDropout2D, {"rate": 0.3, "data_format": "channels_first"}, (2, 2, 3, 4)),

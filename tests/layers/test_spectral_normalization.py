@@ -6,19 +6,7 @@ import pytest
 import hikeras
 from hikeras import layers
 from hikeras.layers.normalization.spectral_normalization import spectral_norm_step
-from tests.helpers.layer_test import run_layer_test
-
-
-def _fresh(make_inner, **kwargs):
-    """A class-like factory for `run_layer_test`: a new inner layer per construction."""
-
-    class Factory:
-        def __new__(cls, **more):
-            return layers.SpectralNormalization(make_inner(), **kwargs, **more)
-
-        from_config = layers.SpectralNormalization.from_config
-
-    return Factory
+from tests.helpers.layer_test import fresh, run_layer_test
 
 
 @pytest.mark.parametrize("make_inner, kwargs, input_shape, output_shape, trainable", [
@@ -28,8 +16,9 @@ def _fresh(make_inner, **kwargs):
 ])
 def test_layer_harness(make_inner, kwargs, input_shape, output_shape, trainable):
     # vector_u is non-trainable but refined by every training call.
-    run_layer_test(_fresh(make_inner, **kwargs), input_shape=input_shape,
-                   expected_output_shape=output_shape, expected_num_trainable_weights=trainable,
+    run_layer_test(layers.SpectralNormalization, {"layer": fresh(make_inner), **kwargs},
+                   input_shape=input_shape, expected_output_shape=output_shape,
+                   expected_num_trainable_weights=trainable,
                    expected_num_non_trainable_weights=1, non_trainable_may_change=True)
 
 
