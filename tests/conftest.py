@@ -16,7 +16,10 @@ must not depend on which tests ran before it:
   that fails any test that draws from it;
 - a test that changes floatx, epsilon, the image data format or the active
   backend and does not restore it errors at teardown (and the setting is
-  restored, so the tests after it are unaffected).
+  restored, so the tests after it are unaffected);
+- what a test registers with `register_keras_serializable` is unregistered
+  after it (what test modules register when imported stays), so no test can
+  find, or collide with, another test's registrations.
 """
 
 import hashlib
@@ -69,6 +72,16 @@ def _global_settings_are_restored():
         changed = {k: (before[k], after[k]) for k in before if before[k] != after[k]}
         pytest.fail(f"the test changed global settings and left them changed "
                     f"(setting: (before, after)): {changed}", pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def _registrations_are_undone():
+    registered = hikeras.saving.get_custom_objects()
+    before = dict(registered)
+    yield
+    if registered != before:
+        registered.clear()
+        registered.update(before)
 
 
 _GENERATOR_TYPES = (np.random.Generator, np.random.RandomState, random.Random)

@@ -101,7 +101,7 @@ def test_layer_harness_with_a_custom_cell(options):
     # A list of cells is stacked (StackedRNNCells) and stepped one cell call at a time.
     (lambda: [layers.LSTMCell(3), layers.SimpleRNNCell(2)], {"return_state": True},
      [(2, 2), (2, 3), (2, 3), (2, 2)], 6),
-])
+], ids=["fused", "stacked"])
 def test_layer_harness_with_builtin_cells(make_cell, options, expected, weights):
     run_layer_test(layers.RNN, {"cell": fresh(make_cell), **options}, input_shape=(2, 4, 3),
                    expected_output_shape=expected, expected_num_trainable_weights=weights)
