@@ -8,11 +8,12 @@ import pytest
 from hikeras.backend import GradientTape, apply
 from tests.helpers.check_op import case, params, random_array
 
-rng = np.random.default_rng(6)
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(6)
 
 
 def r(*shape, low=-4.0, high=4.0, **kw):
-    return random_array(rng, *shape, low=low, high=high, **kw)
+    return random_array(_TABLE_RNG, *shape, low=low, high=high, **kw)
 
 
 _erf = np.vectorize(math.erf)

@@ -14,7 +14,8 @@ from hikeras.backend import GradientTape, Variable, apply
 from hikeras.backend.numpy_backend import conv_gemm
 from tests.helpers.check_op import case, params, random_array
 
-rng = np.random.default_rng(3)
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(3)
 
 ACTIVATIONS = {
     "linear": lambda z: z,
@@ -25,7 +26,7 @@ ACTIVATIONS = {
 
 
 def r(*shape):
-    return random_array(rng, *shape, low=-1.0, high=1.0)
+    return random_array(_TABLE_RNG, *shape, low=-1.0, high=1.0)
 
 
 def _tuple(value, rank):
@@ -181,9 +182,12 @@ def test_per_tap_input_gradient(monkeypatch, op_case):
 
 
 @pytest.mark.parametrize("padding", ["valid", "same"])
-def test_batch_chunks_give_the_same_result(monkeypatch, padding):
-    x, kernel, bias = r(5, 6, 6, 3).astype("float32"), r(3, 3, 3, 4).astype("float32"), r(4)
-    g = r(5, *apply("conv", x, kernel, padding=padding).shape[1:]).astype("float32")
+def test_batch_chunks_give_the_same_result(monkeypatch, padding, rng):
+    x, kernel = (rng.uniform(-1, 1, shape).astype("float32")
+                 for shape in [(5, 6, 6, 3), (3, 3, 3, 4)])
+    bias = rng.uniform(-1, 1, 4)
+    g = rng.uniform(-1, 1, (5, *apply("conv", x, kernel, padding=padding).shape[1:]))
+    g = g.astype("float32")
 
     def run():
         xv, kv = Variable(x), Variable(kernel)
@@ -205,9 +209,10 @@ def test_gradient_check_with_chunks_on_threads(monkeypatch, op_case):
     op_case.run()
 
 
-def test_thread_count_does_not_change_results(monkeypatch):
-    x, kernel, bias = r(9, 6, 6, 3).astype("float32"), r(3, 3, 3, 4).astype("float32"), r(4)
-    g = r(9, 6, 6, 4).astype("float32")
+def test_thread_count_does_not_change_results(monkeypatch, rng):
+    x, kernel, g = (rng.uniform(-1, 1, shape).astype("float32")
+                    for shape in [(9, 6, 6, 3), (3, 3, 3, 4), (9, 6, 6, 4)])
+    bias = rng.uniform(-1, 1, 4)
     monkeypatch.setattr(conv_gemm, "CHUNK_BYTES", 1)
 
     def run(threads):
@@ -221,10 +226,11 @@ def test_thread_count_does_not_change_results(monkeypatch):
         np.testing.assert_array_equal(a, b)
 
 
-def test_first_layer_skips_input_gradient():
-    kernel = Variable(r(3, 3, 1, 2).astype("float32"))
+def test_first_layer_skips_input_gradient(rng):
+    kernel = Variable(rng.uniform(-1, 1, (3, 3, 1, 2)).astype("float32"))
     with GradientTape() as tape:
-        out = apply("conv", r(2, 5, 5, 1).astype("float32"), kernel, activation="relu")
+        out = apply("conv", rng.uniform(-1, 1, (2, 5, 5, 1)).astype("float32"), kernel,
+                    activation="relu")
     (g,) = tape.gradient(out, [kernel])
     assert g.shape == (3, 3, 1, 2) and g.dtype == np.float32
 

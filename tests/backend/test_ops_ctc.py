@@ -8,7 +8,8 @@ import pytest
 from hikeras.backend import GradientTape, SymbolicTensor, apply
 from tests.helpers.check_op import case, params
 
-rng = np.random.default_rng(11)
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(11)
 
 
 def _log_softmax(x):
@@ -35,15 +36,16 @@ def _brute_force(output, target, target_length, output_length, mask_index=0):
 
 
 CASES = [
-    case("ctc_loss", rng.normal(size=(3, 5, 3)), np.array([[1, 2, 0], [2, 2, 0], [1, 1, 2]]),
+    case("ctc_loss", _TABLE_RNG.normal(size=(3, 5, 3)), np.array([[1, 2, 0], [2, 2, 0], [1, 1, 2]]),
          np.array([2, 2, 3]), np.array([5, 4, 5]), reference=_brute_force),
-    case("ctc_loss", rng.normal(size=(2, 4, 4)) * 2, np.array([[3, 0], [0, 0]]),
+    case("ctc_loss", _TABLE_RNG.normal(size=(2, 4, 4)) * 2, np.array([[3, 0], [0, 0]]),
          np.array([1, 0]), np.array([2, 3]), reference=_brute_force, label="empty-target"),
-    case("ctc_loss", rng.normal(size=(2, 4, 3)), np.array([[0, 2], [2, 0]]),
+    case("ctc_loss", _TABLE_RNG.normal(size=(2, 4, 3)), np.array([[0, 2], [2, 0]]),
          np.array([2, 2]), np.array([4, 3]), attrs={"mask_index": 1},
          reference=lambda o, t, tl, ol: _brute_force(o, t, tl, ol, mask_index=1),
          label="mask-index-1"),
-    case("ctc_loss", rng.normal(size=(2, 6, 3)), np.array([[1, 2, 1], [2, 1, 2]], dtype=float),
+    case("ctc_loss", _TABLE_RNG.normal(size=(2, 6, 3)),
+         np.array([[1, 2, 1], [2, 1, 2]], dtype=float),
          np.array([3, 2]), np.array([6, 6]), reference=_brute_force, wrt=(0,), label="float-labels"),
 ]
 
@@ -61,7 +63,7 @@ def test_two_frames_one_label_by_hand():
     np.testing.assert_allclose(out, [expected], rtol=1e-12)
 
 
-def test_unreachable_labels_give_inf_and_zero_gradient():
+def test_unreachable_labels_give_inf_and_zero_gradient(rng):
     # "1 1" needs a blank between the repeats: 3 frames; 2 are too few.
     logits = rng.normal(size=(2, 2, 3))
     target, lengths = np.array([[1, 1], [1, 2]]), np.array([2, 2])
@@ -74,7 +76,7 @@ def test_unreachable_labels_give_inf_and_zero_gradient():
     assert np.all(np.isfinite(grad[1]))
 
 
-def test_frames_after_output_length_get_no_gradient_and_no_influence():
+def test_frames_after_output_length_get_no_gradient_and_no_influence(rng):
     logits = rng.normal(size=(1, 6, 3))
     args = (np.array([[2, 1]]), np.array([2]), np.array([4]))
     with GradientTape() as tape:
@@ -88,7 +90,7 @@ def test_frames_after_output_length_get_no_gradient_and_no_influence():
     np.testing.assert_allclose(apply("ctc_loss", changed, *args), loss.value, rtol=1e-12)
 
 
-def test_long_sequences_stay_finite():
+def test_long_sequences_stay_finite(rng):
     # 2000 frames: in probability space the path sums would underflow to 0.
     logits = rng.normal(size=(1, 2000, 5)).astype(np.float32)
     target = rng.integers(1, 5, size=(1, 50))

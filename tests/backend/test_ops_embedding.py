@@ -7,8 +7,9 @@ from hikeras.backend import GradientTape, apply
 from hikeras.backend.numpy_backend.embedding import scatter_add_rows
 from tests.helpers.check_op import case, params
 
-rng = np.random.default_rng(5)
-table = rng.standard_normal((7, 3))
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(5)
+table = _TABLE_RNG.standard_normal((7, 3))
 
 
 def _gather(embeddings, indices):
@@ -16,13 +17,13 @@ def _gather(embeddings, indices):
 
 
 CASES = [
-    case("gather_rows", table, rng.integers(0, 7, (4, 5)), reference=_gather),
+    case("gather_rows", table, _TABLE_RNG.integers(0, 7, (4, 5)), reference=_gather),
     case("gather_rows", table, np.array([2, 2, 2, 2, 2, 2, 1, 0]), reference=_gather,
          label="one-index-many-times"),
     case("gather_rows", table, np.array(6), reference=_gather, label="scalar-index"),
-    case("gather_rows", table, rng.integers(0, 7, (2, 3, 2)), reference=_gather,
+    case("gather_rows", table, _TABLE_RNG.integers(0, 7, (2, 3, 2)), reference=_gather,
          label="rank-3-indices"),
-    case("gather_rows", rng.standard_normal((6, 2, 3)), np.array([5, 0, 5]),
+    case("gather_rows", _TABLE_RNG.standard_normal((6, 2, 3)), np.array([5, 0, 5]),
          reference=_gather, label="rows-of-rank-2"),
 ]
 
@@ -35,10 +36,10 @@ def test_op(op_case):
 @pytest.mark.parametrize("indices", [
     np.array([3, 1, 3, 3, 0, 1]),
     np.array([5] * 40 + [1, 2, 5]),                 # more repeats than the rounds: reduceat
-    rng.integers(0, 50, 500),
+    _TABLE_RNG.integers(0, 50, 500),
     np.array([], dtype=np.int64),
 ])
-def test_scatter_add_matches_add_at(indices):
+def test_scatter_add_matches_add_at(indices, rng):
     rows = rng.standard_normal((len(indices), 4))
     expected = np.zeros((50, 4))
     np.add.at(expected, indices, rows)
@@ -46,7 +47,7 @@ def test_scatter_add_matches_add_at(indices):
 
 
 @pytest.mark.parametrize("num_rows", [1 << 16, (1 << 16) + 5])
-def test_scatter_add_sorts_tables_of_any_size(num_rows):
+def test_scatter_add_sorts_tables_of_any_size(num_rows, rng):
     """Up to 2**16 rows the indices are sorted as 16-bit keys (a radix sort)."""
     indices = np.concatenate([rng.integers(0, num_rows, 300), [num_rows - 1] * 3, [0, 0]])
     rows = rng.standard_normal((len(indices), 3))
@@ -66,7 +67,7 @@ def test_gradient_counts_every_occurrence_of_an_index():
     assert grad.dtype == np.float32
 
 
-def test_gradient_arriving_time_major_in_memory():
+def test_gradient_arriving_time_major_in_memory(rng):
     """A transposed (non-contiguous) output gradient, as recurrent ops produce."""
     embeddings = rng.standard_normal((6, 2))
     indices = rng.integers(0, 6, (3, 4))

@@ -6,11 +6,12 @@ import pytest
 from hikeras.backend import GradientTape, SymbolicTensor, apply
 from tests.helpers.check_op import case, params, random_array
 
-rng = np.random.default_rng(7)
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(7)
 
 
 def r(*shape, **kw):
-    return random_array(rng, *shape, low=-3.0, high=3.0, **kw)
+    return random_array(_TABLE_RNG, *shape, low=-3.0, high=3.0, **kw)
 
 
 def _log_softmax(x, axis=-1):
@@ -19,7 +20,7 @@ def _log_softmax(x, axis=-1):
 
 
 def _probabilities(*shape):
-    p = rng.uniform(0.1, 1.0, size=shape)
+    p = _TABLE_RNG.uniform(0.1, 1.0, size=shape)
     return p / p.sum(axis=-1, keepdims=True)
 
 
@@ -40,8 +41,8 @@ def _sigmoid_ce(logits, labels):
     return -labels * np.log(p) - (1 - labels) * np.log(1 - p)
 
 
-_labels = rng.integers(0, 5, size=(4,))
-_labels_3d = rng.integers(0, 3, size=(2, 3))
+_labels = _TABLE_RNG.integers(0, 5, size=(4,))
+_labels_3d = _TABLE_RNG.integers(0, 3, size=(2, 3))
 CASES = [
     case("softmax_cross_entropy", r(4, 5), _probabilities(4, 5), reference=_softmax_ce()),
     case("softmax_cross_entropy", r(4, 5), _one_hot(_labels, 5), reference=_softmax_ce(),
@@ -63,11 +64,11 @@ CASES = [
          label="single"),
     case("sparse_softmax_cross_entropy", r(4, 5), _labels.astype(np.float64), wrt=(0,),
          reference=lambda x, y: _sparse_ce(x, y.astype(int)), label="float-labels"),
-    case("sigmoid_cross_entropy", r(4, 3), rng.uniform(size=(4, 3)), reference=_sigmoid_ce),
-    case("sigmoid_cross_entropy", r(6), (rng.uniform(size=6) > 0.5).astype(float),
+    case("sigmoid_cross_entropy", r(4, 3), _TABLE_RNG.uniform(size=(4, 3)), reference=_sigmoid_ce),
+    case("sigmoid_cross_entropy", r(6), (_TABLE_RNG.uniform(size=6) > 0.5).astype(float),
          reference=_sigmoid_ce, label="binary"),
-    case("sigmoid_cross_entropy", r(), rng.uniform(size=()), reference=_sigmoid_ce),
-    case("sigmoid_cross_entropy", r(4, 3), rng.uniform(size=(3,)), reference=_sigmoid_ce,
+    case("sigmoid_cross_entropy", r(), _TABLE_RNG.uniform(size=()), reference=_sigmoid_ce),
+    case("sigmoid_cross_entropy", r(4, 3), _TABLE_RNG.uniform(size=(3,)), reference=_sigmoid_ce,
          label="broadcast"),
     case("sigmoid_cross_entropy", np.array([-100.0, 100.0, 0.0]), np.array([1.0, 0.0, 0.5]),
          reference=lambda x, z: np.array([100.0, 100.0, np.log(2.0)]), label="extremes"),

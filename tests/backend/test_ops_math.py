@@ -5,15 +5,16 @@ import pytest
 
 from tests.helpers.check_op import case, params, random_array
 
-rng = np.random.default_rng(2)
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(2)
 
 
 def r(*shape, **kw):
-    return random_array(rng, *shape, **kw)
+    return random_array(_TABLE_RNG, *shape, **kw)
 
 
 def positive(*shape):
-    return random_array(rng, *shape, low=0.5, high=2.0)
+    return random_array(_TABLE_RNG, *shape, low=0.5, high=2.0)
 
 
 UNARY_SHAPES = [(), (5,), (3, 4), (2, 3, 4)]
@@ -54,7 +55,7 @@ CASES += [
     case("minimum", r(3, 4), 0.5, reference=np.minimum, label="python-scalar"),
 ]
 
-_condition = rng.uniform(size=(3, 4)) > 0.5
+_condition = _TABLE_RNG.uniform(size=(3, 4)) > 0.5
 CASES += [
     case("where", _condition, r(3, 4), r(3, 4), reference=np.where),
     case("where", _condition[:, :1], r(3, 1), r(1, 4), reference=np.where, label="broadcast"),
@@ -91,8 +92,8 @@ for _name, _fn in COMPARISONS.items():
     CASES.append(case(_name, r(3, 1), r(1, 4), reference=_fn, label="broadcast"))
     CASES.append(case(_name, r(4), 0.5, reference=_fn, label="python-scalar"))
 
-_a = rng.uniform(size=(3, 4)) > 0.5
-_b = rng.uniform(size=(4,)) > 0.5
+_a = _TABLE_RNG.uniform(size=(3, 4)) > 0.5
+_b = _TABLE_RNG.uniform(size=(4,)) > 0.5
 CASES += [
     case("logical_and", _a, _b, reference=np.logical_and),
     case("logical_or", _a, _b, reference=np.logical_or),

@@ -6,11 +6,12 @@ import pytest
 from hikeras.backend import GradientTape, SymbolicTensor, apply
 from tests.helpers.check_op import case, params, random_array
 
-rng = np.random.default_rng(11)
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(11)
 
 
 def r(*shape, **kw):
-    return random_array(rng, *shape, **kw)
+    return random_array(_TABLE_RNG, *shape, **kw)
 
 
 def _batch_norm(x, gamma, beta, axis=-1, epsilon=1e-3):
@@ -83,7 +84,7 @@ def test_op(op_case):
     op_case.run()
 
 
-def test_batch_norm_normalises_each_feature():
+def test_batch_norm_normalises_each_feature(rng):
     x = rng.normal(3.0, 5.0, size=(64, 3))
     y, mean, var = apply("batch_norm", x, None, None, epsilon=0.0)
     np.testing.assert_allclose(y.mean(axis=0), 0, atol=1e-12)

@@ -13,7 +13,8 @@ import pytest
 from hikeras.backend import GradientTape, SymbolicTensor, apply
 from tests.helpers.check_op import case, params
 
-rng = np.random.default_rng(11)
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(11)
 
 ACTIVATIONS = {
     "tanh": np.tanh,
@@ -108,20 +109,20 @@ def _reference(fn, attrs):
 
 
 def _weights(inputs, units, gates, bias_shape=None):
-    return (rng.uniform(-0.6, 0.6, (inputs, gates * units)),
-            rng.uniform(-0.6, 0.6, (units, gates * units)),
-            rng.uniform(-0.5, 0.5, bias_shape or (gates * units,)))
+    return (_TABLE_RNG.uniform(-0.6, 0.6, (inputs, gates * units)),
+            _TABLE_RNG.uniform(-0.6, 0.6, (units, gates * units)),
+            _TABLE_RNG.uniform(-0.5, 0.5, bias_shape or (gates * units,)))
 
 
 B, T, D, H = 3, 4, 3, 5
 LONG = 13       # more steps than one chunk (10): exercises the chunk boundaries
-x = rng.standard_normal((B, T, D))
-x_long = rng.standard_normal((2, LONG, D))
-h0, c0 = rng.standard_normal((B, H)) * 0.5, rng.standard_normal((B, H)) * 0.5
+x = _TABLE_RNG.standard_normal((B, T, D))
+x_long = _TABLE_RNG.standard_normal((2, LONG, D))
+h0, c0 = _TABLE_RNG.standard_normal((B, H)) * 0.5, _TABLE_RNG.standard_normal((B, H)) * 0.5
 h0_long, c0_long = h0[:2], c0[:2]
 mask = np.array([[1, 1, 0, 1], [0, 1, 1, 0], [0, 0, 0, 0]], bool)   # the last row: all masked
-mask_long = rng.random((2, LONG)) > 0.3
-recurrent_mask = (rng.random((B, H)) > 0.4) / 0.6
+mask_long = _TABLE_RNG.random((2, LONG)) > 0.3
+recurrent_mask = (_TABLE_RNG.random((B, H)) > 0.4) / 0.6
 NOT_MASKS = (0, 1, 2, 3, 4, 5)   # never differentiate the (constant) dropout mask
 
 LSTM_W = _weights(D, H, 4)

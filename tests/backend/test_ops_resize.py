@@ -6,11 +6,12 @@ import pytest
 from hikeras.backend import apply
 from tests.helpers.check_op import case, params, random_array
 
-rng = np.random.default_rng(12)
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(12)
 
 
 def r(*shape):
-    return random_array(rng, *shape)
+    return random_array(_TABLE_RNG, *shape)
 
 
 def _bilinear_loops(x, size, axes=(1, 2)):

@@ -6,11 +6,12 @@ import pytest
 from hikeras.backend import SymbolicTensor, apply
 from tests.helpers.check_op import case, params, random_array
 
-rng = np.random.default_rng(3)
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(3)
 
 
 def r(*shape, **kw):
-    return random_array(rng, *shape, **kw)
+    return random_array(_TABLE_RNG, *shape, **kw)
 
 
 CASES = [

@@ -8,7 +8,6 @@ from hikeras.backend.numpy_backend import batch_threads, threaded_matmul
 from hikeras.backend.numpy_backend.blas_threads import single_threaded_blas
 from hikeras.backend.numpy_backend.threaded_matmul import product_2d
 
-rng = np.random.default_rng(0)
 SHAPES = [((96, 300), (300, 160)),   # rows split
           ((40, 200), (200, 900)),   # columns split (more columns than rows)
           ((3, 50), (50, 40))]       # too small to share: one product
@@ -23,7 +22,7 @@ def shared(monkeypatch):
 
 @pytest.mark.parametrize("sa, sb", SHAPES)
 def test_shared_products_equal_one_single_threaded_product_for_any_thread_count(
-        shared, monkeypatch, sa, sb):
+        shared, monkeypatch, sa, sb, rng):
     a = rng.standard_normal(sa).astype("float32")
     b = rng.standard_normal(sb).astype("float32")
     with single_threaded_blas():
@@ -39,7 +38,7 @@ def test_shared_products_equal_one_single_threaded_product_for_any_thread_count(
                                    np.maximum(expected, 0), rtol=1e-5, atol=1e-5)
 
 
-def test_results_do_not_depend_on_the_thread_count(shared, monkeypatch):
+def test_results_do_not_depend_on_the_thread_count(shared, monkeypatch, rng):
     a = rng.standard_normal((128, 784)).astype("float32")
     b = rng.standard_normal((784, 512)).astype("float32")
     results = []
@@ -64,7 +63,7 @@ def test_blocks_run_on_several_threads_once_batch_kernels_are_in_use(shared, mon
     assert len(calls) == 1  # before any parallel kernel ran: one BLAS call
 
 
-def test_dense_and_matmul_ops_use_it_and_agree_with_numpy(shared, monkeypatch):
+def test_dense_and_matmul_ops_use_it_and_agree_with_numpy(shared, monkeypatch, rng):
     monkeypatch.setenv("HIKERAS_NUM_THREADS", "2")
     x = rng.standard_normal((4, 16, 30)).astype("float32")   # 3-D input: rows are 4 * 16
     k = rng.standard_normal((30, 20)).astype("float32")

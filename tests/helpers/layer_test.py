@@ -11,12 +11,36 @@ Given a layer class, constructor kwargs and an input shape, it checks:
 5. gradients, in float64, of a random projection of the output with respect
    to the input (for float inputs) and to every trainable weight, against
    central finite differences along a random direction.
+
+The harness constructs the layer several times (in float64 for step 5), so
+an argument that is itself a layer, such as the layer a wrapper wraps or an
+RNN's cell, is given as `fresh(lambda: layers.Dense(3))`: built anew for
+each construction.
 """
 
 import numpy as np
 
 import hikeras
 from hikeras import backend, ops
+
+
+class _Fresh:
+    def __init__(self, make):
+        self.make = make
+
+    def __repr__(self):
+        return f"fresh({self.make!r})"
+
+
+def fresh(make):
+    """An init argument made anew, by `make()`, each time the harness constructs the layer."""
+    return _Fresh(make)
+
+
+def construct(layer_cls, init_kwargs):
+    """`layer_cls(**init_kwargs)`, with each `fresh` argument made anew."""
+    return layer_cls(**{key: value.make() if isinstance(value, _Fresh) else value
+                        for key, value in init_kwargs.items()})
 
 
 def _random_input(shape, dtype, rng, int_high):
@@ -42,7 +66,7 @@ def run_layer_test(layer_cls, init_kwargs=None, input_shape=(2, 3), input_dtype=
     input_shape = x.shape
 
     # 1-2. concrete output shape and weight counts
-    layer = layer_cls(**init_kwargs)
+    layer = construct(layer_cls, init_kwargs)
     out = layer(x)
     if expected_output_shape is not None:
         assert _shapes(out) == _as_shapes(expected_output_shape), \
@@ -53,7 +77,7 @@ def run_layer_test(layer_cls, init_kwargs=None, input_shape=(2, 3), input_dtype=
         assert len(layer.non_trainable_weights) == expected_num_non_trainable_weights
 
     # symbolic shape through Input
-    symbolic = layer_cls(**init_kwargs)(hikeras.Input(input_shape[1:], dtype=x.dtype))
+    symbolic = construct(layer_cls, init_kwargs)(hikeras.Input(input_shape[1:], dtype=x.dtype))
     for sym, concrete in zip(_flat(symbolic), _flat(out)):
         assert tuple(sym.shape) == (None,) + tuple(np.shape(concrete))[1:], \
             f"symbolic shape {sym.shape} disagrees with {np.shape(concrete)}"
@@ -88,7 +112,7 @@ def _as_shapes(expected):
 
 
 def _check_training_step(layer_cls, init_kwargs, x, non_trainable_may_change):
-    layer = layer_cls(**init_kwargs)
+    layer = construct(layer_cls, init_kwargs)
     inputs = hikeras.Input(x.shape[1:], dtype=x.dtype)
     outputs = _flat(layer(inputs))[0]
     model = hikeras.Model(inputs, outputs)
@@ -108,7 +132,7 @@ def _check_training_step(layer_cls, init_kwargs, x, non_trainable_may_change):
 def _check_gradients(layer_cls, init_kwargs, x, rtol, atol, seed):
     backend.set_floatx("float64")
     try:
-        layer = layer_cls(**init_kwargs)
+        layer = construct(layer_cls, init_kwargs)
         is_float = np.issubdtype(x.dtype, np.floating)
         x64 = x.astype("float64") if is_float else x
         layer(x64)

@@ -2,7 +2,8 @@
 
 Attention layers take several inputs, either as positional arguments
 (`mha(query, value)`) or as one list (`attention([query, value])`); `call`
-says which. Checked:
+says which. A recurrent cell's step, `cell(inputs, states)`, is checked the
+same way with `call=call_cell`. Checked:
 
 1. the output shape(s) on concrete data and through `Input`s;
 2. the number of trainable and non-trainable weights;
@@ -18,6 +19,8 @@ import numpy as np
 
 import hikeras
 from hikeras import backend, ops
+from hikeras.utils import tree
+from tests.helpers.layer_test import construct
 
 
 def call_positional(layer, inputs, **kwargs):
@@ -26,6 +29,16 @@ def call_positional(layer, inputs, **kwargs):
 
 def call_with_list(layer, inputs, **kwargs):
     return layer(list(inputs), **kwargs)
+
+
+def call_cell(cell, inputs, **kwargs):
+    """One step of a recurrent cell on `inputs[0]`, the states being `inputs[1:]` (flat,
+    packed as the cell's `state_size`); returns `[output, *new states]`, flat."""
+    state_size = cell.state_size
+    structure = state_size if isinstance(state_size, (list, tuple)) else [state_size]
+    states = tree.pack_sequence_as(structure, list(inputs[1:]))
+    output, new_states = cell(inputs[0], states, **kwargs)
+    return [output, *tree.flatten(new_states)]
 
 
 def _flat(outputs):
@@ -41,7 +54,7 @@ def run_multi_input_layer_test(layer_cls, init_kwargs, inputs, call=call_positio
     call_kwargs = dict(call_kwargs or {})
     inputs = [np.asarray(x) for x in inputs]
 
-    layer = layer_cls(**init_kwargs)
+    layer = construct(layer_cls, init_kwargs)
     out = call(layer, inputs, **call_kwargs)
     if expected_output_shape is not None:
         expected = expected_output_shape
@@ -54,7 +67,7 @@ def run_multi_input_layer_test(layer_cls, init_kwargs, inputs, call=call_positio
         assert len(layer.non_trainable_weights) == expected_num_non_trainable_weights
 
     symbolic_inputs = [hikeras.Input(x.shape[1:], dtype=x.dtype) for x in inputs]
-    symbolic = call(layer_cls(**init_kwargs), symbolic_inputs, **call_kwargs)
+    symbolic = call(construct(layer_cls, init_kwargs), symbolic_inputs, **call_kwargs)
     for sym, concrete in zip(_flat(symbolic), _flat(out)):
         assert tuple(sym.shape) == (None,) + np.shape(concrete)[1:], \
             f"symbolic shape {sym.shape} disagrees with {np.shape(concrete)}"
@@ -76,7 +89,7 @@ def run_multi_input_layer_test(layer_cls, init_kwargs, inputs, call=call_positio
 
 
 def _check_training_step(layer_cls, init_kwargs, inputs, call, call_kwargs):
-    layer = layer_cls(**init_kwargs)
+    layer = construct(layer_cls, init_kwargs)
     symbolic_inputs = [hikeras.Input(x.shape[1:], dtype=x.dtype) for x in inputs]
     output = _flat(call(layer, symbolic_inputs, **call_kwargs))[0]
     model = hikeras.Model(symbolic_inputs, output)
@@ -95,7 +108,7 @@ def _check_training_step(layer_cls, init_kwargs, inputs, call, call_kwargs):
 def _check_gradients(layer_cls, init_kwargs, inputs, call, call_kwargs, rtol, atol, seed):
     backend.set_floatx("float64")
     try:
-        layer = layer_cls(**init_kwargs)
+        layer = construct(layer_cls, init_kwargs)
         xs = [x.astype("float64") if np.issubdtype(x.dtype, np.floating) else x
               for x in inputs]
         rng = np.random.default_rng(seed + 1)

@@ -10,8 +10,6 @@ import hikeras
 from hikeras import layers
 from tests.helpers.layer_test import run_layer_test
 
-rng = np.random.default_rng(31)
-
 HARNESS = [
     (layers.AdaptiveMaxPooling1D, {"output_size": 3}, (2, 7, 3), (2, 3, 3)),
     (layers.AdaptiveMaxPooling2D, {"output_size": (2, 4)}, (2, 5, 6, 2), (2, 2, 4, 2)),
@@ -73,13 +71,13 @@ def _reference(x, output_size, reduce):
     (layers.AdaptiveAveragePooling3D, np.mean, (2, 3, 2), (1, 5, 7, 3, 2)),
     (layers.AdaptiveMaxPooling3D, np.max, (3, 2, 4), (1, 4, 4, 7, 2)),
 ])
-def test_values_match_loop_reference(cls, reduce, output_size, input_shape):
+def test_values_match_loop_reference(cls, reduce, output_size, input_shape, rng):
     x = rng.standard_normal(input_shape).astype("float32")
     np.testing.assert_allclose(cls(output_size)(x), _reference(x, output_size, reduce),
                                rtol=1e-5, atol=1e-6)
 
 
-def test_channels_first_is_channels_last_transposed():
+def test_channels_first_is_channels_last_transposed(rng):
     x = rng.standard_normal((2, 3, 7, 5)).astype("float32")
     first = layers.AdaptiveMaxPooling2D((3, 2), data_format="channels_first")
     last = layers.AdaptiveMaxPooling2D((3, 2))

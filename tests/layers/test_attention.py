@@ -6,10 +6,8 @@ import pytest
 from hikeras import layers
 from tests.helpers.multi_input_layer_test import call_with_list, run_multi_input_layer_test
 
-rng = np.random.default_rng(8)
 
-
-def data(*shape):
+def data(rng, *shape):
     return rng.standard_normal(shape).astype("float32")
 
 
@@ -37,25 +35,26 @@ def reference(scores, value, query_mask=None, value_mask=None, causal=False):
     ({"score_mode": "concat"}, 1),
     ({"score_mode": "concat", "use_scale": True}, 2),
 ])
-def test_attention_layer_checks(init_kwargs, weights):
+def test_attention_layer_checks(init_kwargs, weights, rng):
     run_multi_input_layer_test(
-        layers.Attention, init_kwargs, [data(2, 3, 4), data(2, 5, 4), data(2, 5, 4)],
+        layers.Attention, init_kwargs, [data(rng, 2, 3, 4), data(rng, 2, 5, 4), data(rng, 2, 5, 4)],
         call=call_with_list, expected_output_shape=(2, 3, 4),
         expected_num_trainable_weights=weights)
 
 
 @pytest.mark.parametrize("use_scale, weights", [(True, 1), (False, 0)])
-def test_additive_attention_layer_checks(use_scale, weights):
+def test_additive_attention_layer_checks(use_scale, weights, rng):
     layer = run_multi_input_layer_test(
-        layers.AdditiveAttention, {"use_scale": use_scale}, [data(2, 3, 4), data(2, 5, 4)],
+        layers.AdditiveAttention, {"use_scale": use_scale},
+        [data(rng, 2, 3, 4), data(rng, 2, 5, 4)],
         call=call_with_list, call_kwargs={"return_attention_scores": True},
         expected_output_shape=[(2, 3, 4), (2, 3, 5)], expected_num_trainable_weights=weights)
     if use_scale:
         assert layer.weights[0].name == "scale" and layer.weights[0].shape == (4,)
 
 
-def test_dot_scores_with_learned_scale_masks_and_causal_mask():
-    query, value, key = data(2, 4, 3), data(2, 4, 2), data(2, 4, 3)
+def test_dot_scores_with_learned_scale_masks_and_causal_mask(rng):
+    query, value, key = data(rng, 2, 4, 3), data(rng, 2, 4, 2), data(rng, 2, 4, 3)
     query_mask = np.array([[1, 1, 1, 0], [1, 1, 1, 1]], bool)
     value_mask = np.array([[1, 0, 1, 1], [1, 1, 0, 1]], bool)
     layer = layers.Attention(use_scale=True)
@@ -70,8 +69,8 @@ def test_dot_scores_with_learned_scale_masks_and_causal_mask():
     assert np.all(out[0, 3] == 0)  # masked query
 
 
-def test_concat_scores():
-    query, value = data(2, 3, 4), data(2, 5, 4)
+def test_concat_scores(rng):
+    query, value = data(rng, 2, 3, 4), data(rng, 2, 5, 4)
     layer = layers.Attention(score_mode="concat", use_scale=True)
     layer([query, value])
     layer.set_weights([np.array(0.5), np.array(2.0)])  # scale, concat_score_weight
@@ -80,8 +79,8 @@ def test_concat_scores():
     np.testing.assert_allclose(out, reference(scores, value)[0], rtol=1e-5, atol=1e-6)
 
 
-def test_additive_scores_with_masks():
-    query, value = data(2, 3, 4), data(2, 5, 4)
+def test_additive_scores_with_masks(rng):
+    query, value = data(rng, 2, 3, 4), data(rng, 2, 5, 4)
     value_mask = np.array([[1, 1, 0, 0, 1], [0, 1, 1, 1, 1]], bool)
     layer = layers.AdditiveAttention()
     layer([query, value])
@@ -93,9 +92,9 @@ def test_additive_scores_with_masks():
                                rtol=1e-5, atol=1e-6)
 
 
-def test_dropout_applies_only_in_training():
+def test_dropout_applies_only_in_training(rng):
     layer = layers.Attention(dropout=0.5, seed=2)
-    query, value = data(2, 6, 4), data(2, 6, 4)
+    query, value = data(rng, 2, 6, 4), data(rng, 2, 6, 4)
     inference = layer([query, value])
     np.testing.assert_allclose(inference, reference(np.einsum("btd,bsd->bts", query, value),
                                                     value)[0], rtol=1e-5, atol=1e-6)

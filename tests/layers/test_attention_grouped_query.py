@@ -7,14 +7,12 @@ from hikeras import layers
 from tests.backend.test_ops_attention import reference_attention
 from tests.helpers.multi_input_layer_test import run_multi_input_layer_test
 
-rng = np.random.default_rng(5)
 
-
-def data(*shape):
+def data(rng, *shape):
     return rng.standard_normal(shape).astype("float32")
 
 
-def randomized(layer, *inputs, **kwargs):
+def randomized(rng, layer, *inputs, **kwargs):
     layer(*inputs, **kwargs)
     layer.set_weights([rng.standard_normal(w.shape) * 0.5 for w in layer.weights])
     return layer
@@ -32,28 +30,28 @@ def reference_gqa(layer, query, value, mask=None, causal=False):
     return np.einsum("btnh,nhe->bte", out, wo) + bo, probs
 
 
-def test_layer_checks_self_attention():
+def test_layer_checks_self_attention(rng):
     run_multi_input_layer_test(
         layers.GroupQueryAttention,
         {"head_dim": 3, "num_query_heads": 4, "num_key_value_heads": 2},
-        [data(2, 4, 5), data(2, 4, 5)], expected_output_shape=(2, 4, 5),
+        [data(rng, 2, 4, 5), data(rng, 2, 4, 5)], expected_output_shape=(2, 4, 5),
         expected_num_trainable_weights=8)
 
 
-def test_layer_checks_cross_attention_with_key_gate_and_scores():
+def test_layer_checks_cross_attention_with_key_gate_and_scores(rng):
     run_multi_input_layer_test(
         layers.GroupQueryAttention,
         {"head_dim": 2, "num_query_heads": 3, "num_key_value_heads": 1, "use_gate": True,
          "sliding_window": 2},
-        [data(2, 3, 5), data(2, 4, 7), data(2, 4, 2)],
+        [data(rng, 2, 3, 5), data(rng, 2, 4, 7), data(rng, 2, 4, 2)],
         call_kwargs={"return_attention_scores": True},
         expected_output_shape=[(2, 3, 5), (2, 3, 3, 4)], expected_num_trainable_weights=10)
 
 
-def test_weights_have_keras_names_shapes_and_order():
+def test_weights_have_keras_names_shapes_and_order(rng):
     layer = layers.GroupQueryAttention(head_dim=3, num_query_heads=4, num_key_value_heads=2,
                                        use_gate=True)
-    layer(data(2, 6, 8), data(2, 7, 10))
+    layer(data(rng, 2, 6, 8), data(rng, 2, 7, 10))
     assert layer.name == "grouped_query_attention"
     assert [(w.path, w.shape) for w in layer.weights] == [
         ("query/kernel", (8, 4, 3)),
@@ -70,9 +68,9 @@ def test_weights_have_keras_names_shapes_and_order():
 
 
 @pytest.mark.parametrize("kv_heads", [1, 2, 4])
-def test_values_match_the_definition(kv_heads):
-    query, value = data(2, 4, 6), data(2, 5, 7)
-    layer = randomized(layers.GroupQueryAttention(
+def test_values_match_the_definition(kv_heads, rng):
+    query, value = data(rng, 2, 4, 6), data(rng, 2, 5, 7)
+    layer = randomized(rng, layers.GroupQueryAttention(
         head_dim=3, num_query_heads=4, num_key_value_heads=kv_heads), query, value)
     out, scores = layer(query, value, return_attention_scores=True)
     want, probs = reference_gqa(layer, query, value)
@@ -80,9 +78,9 @@ def test_values_match_the_definition(kv_heads):
     np.testing.assert_allclose(scores, probs, rtol=1e-4, atol=1e-6)
 
 
-def test_sliding_window_with_causal_mask_is_a_band_below_the_diagonal():
-    x = data(1, 6, 4)
-    layer = randomized(layers.GroupQueryAttention(
+def test_sliding_window_with_causal_mask_is_a_band_below_the_diagonal(rng):
+    x = data(rng, 1, 6, 4)
+    layer = randomized(rng, layers.GroupQueryAttention(
         head_dim=2, num_query_heads=2, num_key_value_heads=1, sliding_window=3), x, x)
     _, scores = layer(x, x, return_attention_scores=True, use_causal_mask=True)
     i, j = np.indices((6, 6))
@@ -93,9 +91,9 @@ def test_sliding_window_with_causal_mask_is_a_band_below_the_diagonal():
     np.testing.assert_allclose(layer(x, x, use_causal_mask=True), want, rtol=1e-4, atol=1e-5)
 
 
-def test_gate_multiplies_the_heads_by_a_sigmoid_of_the_query():
-    query, value = data(2, 3, 4), data(2, 5, 4)
-    gated = randomized(layers.GroupQueryAttention(
+def test_gate_multiplies_the_heads_by_a_sigmoid_of_the_query(rng):
+    query, value = data(rng, 2, 3, 4), data(rng, 2, 5, 4)
+    gated = randomized(rng, layers.GroupQueryAttention(
         head_dim=2, num_query_heads=4, num_key_value_heads=2, use_gate=True), query, value)
     wq, bq, wk, bk, wg, bg, wv, bv, wo, bo = [w.astype(np.float64) for w in gated.get_weights()]
     q = np.einsum("btd,dnh->btnh", query, wq) + bq
@@ -107,9 +105,9 @@ def test_gate_multiplies_the_heads_by_a_sigmoid_of_the_query():
     np.testing.assert_allclose(gated(query, value), want, rtol=1e-4, atol=1e-5)
 
 
-def test_masks_from_the_query_and_value():
-    query, value = data(2, 3, 4), data(2, 5, 4)
-    layer = randomized(layers.GroupQueryAttention(
+def test_masks_from_the_query_and_value(rng):
+    query, value = data(rng, 2, 3, 4), data(rng, 2, 5, 4)
+    layer = randomized(rng, layers.GroupQueryAttention(
         head_dim=2, num_query_heads=2, num_key_value_heads=2), query, value)
     value_mask = np.array([[1, 1, 1, 0, 0], [1, 0, 1, 1, 1]], bool)
     _, scores = layer(query, value, value_mask=value_mask, return_attention_scores=True)

@@ -7,14 +7,12 @@ from hikeras import layers
 from tests.backend.test_ops_attention import reference_attention
 from tests.helpers.multi_input_layer_test import run_multi_input_layer_test
 
-rng = np.random.default_rng(3)
 
-
-def data(*shape):
+def data(rng, *shape):
     return rng.standard_normal(shape).astype("float32")
 
 
-def randomize(layer):
+def randomize(rng, layer):
     """Random biases too (they initialise to zero), so the reference sees them."""
     layer.set_weights([rng.standard_normal(w.shape) * 0.5 for w in layer.weights])
 
@@ -31,32 +29,32 @@ def reference_mha(layer, query, value, key=None, mask=None, causal=False):
     return np.einsum("btnh,nhe->bte", out, wo) + bo, probs
 
 
-def test_layer_checks_self_attention():
+def test_layer_checks_self_attention(rng):
     run_multi_input_layer_test(
         layers.MultiHeadAttention, {"num_heads": 2, "key_dim": 3},
-        [data(2, 4, 5), data(2, 4, 5)], expected_output_shape=(2, 4, 5),
+        [data(rng, 2, 4, 5), data(rng, 2, 4, 5)], expected_output_shape=(2, 4, 5),
         expected_num_trainable_weights=8)
 
 
-def test_layer_checks_cross_attention_with_key_value_dim_and_output_shape():
+def test_layer_checks_cross_attention_with_key_value_dim_and_output_shape(rng):
     run_multi_input_layer_test(
         layers.MultiHeadAttention,
         {"num_heads": 3, "key_dim": 2, "value_dim": 4, "output_shape": 6},
-        [data(2, 3, 5), data(2, 4, 7), data(2, 4, 2)],
+        [data(rng, 2, 3, 5), data(rng, 2, 4, 7), data(rng, 2, 4, 2)],
         call_kwargs={"return_attention_scores": True},
         expected_output_shape=[(2, 3, 6), (2, 3, 3, 4)], expected_num_trainable_weights=8)
 
 
-def test_layer_checks_without_bias():
+def test_layer_checks_without_bias(rng):
     layer = run_multi_input_layer_test(
         layers.MultiHeadAttention, {"num_heads": 2, "key_dim": 2, "use_bias": False},
-        [data(2, 3, 4), data(2, 5, 4)], expected_num_trainable_weights=4)
+        [data(rng, 2, 3, 4), data(rng, 2, 5, 4)], expected_num_trainable_weights=4)
     assert [w.shape for w in layer.weights] == [(4, 2, 2)] * 3 + [(2, 2, 4)]
 
 
-def test_weights_have_keras_names_shapes_and_order():
+def test_weights_have_keras_names_shapes_and_order(rng):
     layer = layers.MultiHeadAttention(num_heads=4, key_dim=3, value_dim=5)
-    layer(data(2, 6, 8), data(2, 7, 10))
+    layer(data(rng, 2, 6, 8), data(rng, 2, 7, 10))
     assert [(w.path, w.shape) for w in layer.weights] == [
         ("query/kernel", (8, 4, 3)), ("query/bias", (4, 3)),
         ("key/kernel", (10, 4, 3)), ("key/bias", (4, 3)),
@@ -69,26 +67,27 @@ def test_weights_have_keras_names_shapes_and_order():
 
 
 @pytest.mark.parametrize("with_key", [False, True])
-def test_values_match_the_reference(with_key):
+def test_values_match_the_reference(with_key, rng):
     layer = layers.MultiHeadAttention(num_heads=2, key_dim=3)
-    query, value, key = data(2, 4, 5), data(2, 6, 5), data(2, 6, 5)
+    query, value, key = data(rng, 2, 4, 5), data(rng, 2, 6, 5), data(rng, 2, 6, 5)
     args = (query, value, key) if with_key else (query, value)
     layer(*args)
-    randomize(layer)
+    randomize(rng, layer)
     out, scores = layer(*args, return_attention_scores=True)
     expected, probs = reference_mha(layer, query, value, key if with_key else None)
     np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(scores, probs, rtol=1e-4, atol=1e-6)
 
 
-def test_masks_are_merged_as_in_keras():
+def test_masks_are_merged_as_in_keras(rng):
     layer = layers.MultiHeadAttention(num_heads=2, key_dim=3)
-    query, value = data(2, 4, 5), data(2, 4, 5)
+    query, value = data(rng, 2, 4, 5), data(rng, 2, 4, 5)
     layer(query, value)
-    randomize(layer)
+    randomize(rng, layer)
     query_mask = np.array([[1, 1, 1, 0], [1, 1, 1, 1]], bool)
     value_mask = np.array([[1, 1, 0, 0], [1, 0, 1, 1]], bool)
     pair_mask = rng.random((2, 4, 4)) > 0.2
+    pair_mask[:, :, 0] = True  # key 0 stays visible, so no query's row is fully masked
     out, scores = layer(query, value, query_mask=query_mask, value_mask=value_mask,
                         attention_mask=pair_mask, use_causal_mask=True,
                         return_attention_scores=True)
@@ -99,9 +98,9 @@ def test_masks_are_merged_as_in_keras():
     assert np.all(scores[0, :, 0, 1:] == 0)  # causal: the first query sees only key 0
 
 
-def test_attention_mask_broadcasts_over_batch_and_heads():
+def test_attention_mask_broadcasts_over_batch_and_heads(rng):
     layer = layers.MultiHeadAttention(num_heads=2, key_dim=2)
-    query, value = data(3, 4, 5), data(3, 6, 5)
+    query, value = data(rng, 3, 4, 5), data(rng, 3, 6, 5)
     mask = rng.random((4, 6)) > 0.3
     mask[:, 0] = True
     _, scores = layer(query, value, attention_mask=mask, return_attention_scores=True)
@@ -109,9 +108,9 @@ def test_attention_mask_broadcasts_over_batch_and_heads():
     assert np.all(scores[:, :, mask] > 0)
 
 
-def test_dropout_only_in_training_and_scores_are_before_dropout():
+def test_dropout_only_in_training_and_scores_are_before_dropout(rng):
     layer = layers.MultiHeadAttention(num_heads=2, key_dim=3, dropout=0.5, seed=1)
-    query, value = data(2, 5, 4), data(2, 5, 4)
+    query, value = data(rng, 2, 5, 4), data(rng, 2, 5, 4)
     inference, scores = layer(query, value, return_attention_scores=True)
     again = layer(query, value, training=False)
     trained, train_scores = layer(query, value, training=True, return_attention_scores=True)
@@ -120,11 +119,11 @@ def test_dropout_only_in_training_and_scores_are_before_dropout():
     np.testing.assert_allclose(train_scores, scores, rtol=1e-6)
 
 
-def test_two_attention_axes_match_an_einsum_reference():
+def test_two_attention_axes_match_an_einsum_reference(rng):
     layer = layers.MultiHeadAttention(num_heads=2, key_dim=3, attention_axes=(1, 2))
-    x = data(2, 3, 4, 5)
+    x = data(rng, 2, 3, 4, 5)
     layer(x, x)
-    randomize(layer)
+    randomize(rng, layer)
     out, scores = layer(x, x, return_attention_scores=True)
     wq, bq, wk, bk, wv, bv, wo, bo = layer.get_weights()
     q = np.einsum("bxyd,dnh->bxynh", x, wq) + bq
@@ -141,10 +140,10 @@ def test_two_attention_axes_match_an_einsum_reference():
     np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-5)
 
 
-def test_attention_over_one_of_two_inner_axes():
+def test_attention_over_one_of_two_inner_axes(rng):
     # Axis 1 attended, axis 2 acts like a batch axis.
     layer = layers.MultiHeadAttention(num_heads=1, key_dim=2, attention_axes=-3)
-    x = data(2, 3, 4, 5)
+    x = data(rng, 2, 3, 4, 5)
     out, scores = layer(x, x, return_attention_scores=True)
     assert out.shape == (2, 3, 4, 5) and scores.shape == (2, 4, 1, 3, 3)
     # Each position along axis 2 is attended independently.
@@ -201,11 +200,11 @@ def test_gate_and_sliding_window_are_written_only_when_on():
         layers.MultiHeadAttention(num_heads=2, key_dim=2, sliding_window=0)
 
 
-def test_gate_sits_between_key_and_value_and_scales_each_head():
-    query, value = data(2, 3, 4), data(2, 5, 4)
+def test_gate_sits_between_key_and_value_and_scales_each_head(rng):
+    query, value = data(rng, 2, 3, 4), data(rng, 2, 5, 4)
     gated = layers.MultiHeadAttention(num_heads=2, key_dim=3, value_dim=2, use_gate=True)
     gated(query, value)
-    randomize(gated)
+    randomize(rng, gated)
     assert [w.path for w in gated.weights][4:6] == ["gate/kernel", "gate/bias"]
     wq, bq, wk, bk, wg, bg, wv, bv, wo, bo = [w.astype(np.float64) for w in gated.get_weights()]
     q = np.einsum("btd,dnh->btnh", query, wq) + bq

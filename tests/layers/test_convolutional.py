@@ -10,10 +10,8 @@ from hikeras import layers
 from tests.backend.test_ops_conv import conv_reference, conv_transpose_reference
 from tests.helpers.layer_test import run_layer_test
 
-rng = np.random.default_rng(11)
 
-
-def data(*shape):
+def data(rng, *shape):
     return rng.standard_normal(shape).astype("float32")
 
 
@@ -72,9 +70,9 @@ def test_layer_harness(cls, kwargs, input_shape, output_shape):
      (2, 6, 7, 4)),
     (layers.Conv3D, {"filters": 2, "kernel_size": (2, 2, 3), "strides": 2}, (1, 5, 4, 6, 2)),
 ])
-def test_conv_values_match_loop_reference(cls, kwargs, input_shape):
+def test_conv_values_match_loop_reference(cls, kwargs, input_shape, rng):
     layer = cls(**kwargs)
-    x = data(*input_shape)
+    x = data(rng, *input_shape)
     out = layer(x)
     kernel, bias = [w.astype("float64") for w in layer.get_weights()]
     expected = conv_reference(x.astype("float64"), kernel, bias, strides=layer.strides,
@@ -83,8 +81,8 @@ def test_conv_values_match_loop_reference(cls, kwargs, input_shape):
     np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-5)
 
 
-def test_channels_first_is_channels_last_transposed():
-    x = data(2, 3, 6, 5)  # (batch, channels, height, width)
+def test_channels_first_is_channels_last_transposed(rng):
+    x = data(rng, 2, 3, 6, 5)  # (batch, channels, height, width)
     first = layers.Conv2D(4, 3, strides=2, padding="same", data_format="channels_first")
     last = layers.Conv2D(4, 3, strides=2, padding="same")
     out_first = first(x)
@@ -101,9 +99,9 @@ def test_channels_first_is_channels_last_transposed():
       "output_padding": (1, 2)}, (1, 3, 2, 2)),
     ({"filters": 2, "kernel_size": 3, "dilation_rate": 2, "padding": "same"}, (1, 4, 4, 2)),
 ])
-def test_conv_transpose_values_match_scatter_reference(kwargs, input_shape):
+def test_conv_transpose_values_match_scatter_reference(kwargs, input_shape, rng):
     layer = layers.Conv2DTranspose(**kwargs)
-    x = data(*input_shape)
+    x = data(rng, *input_shape)
     out = layer(x)
     kernel, bias = [w.astype("float64") for w in layer.get_weights()]
     expected = conv_transpose_reference(
@@ -125,9 +123,9 @@ def depthwise_reference(x, kernel, strides, padding):
     return out
 
 
-def test_depthwise_values_match_per_channel_reference():
+def test_depthwise_values_match_per_channel_reference(rng):
     layer = layers.DepthwiseConv2D(3, strides=2, padding="same", depth_multiplier=3)
-    x = data(2, 5, 6, 2)
+    x = data(rng, 2, 5, 6, 2)
     out = layer(x)
     kernel, bias = [w.astype("float64") for w in layer.get_weights()]
     assert [w.path for w in layer.weights] == ["depthwise_conv2d/kernel",
@@ -137,9 +135,9 @@ def test_depthwise_values_match_per_channel_reference():
     np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-5)
 
 
-def test_separable_is_depthwise_then_pointwise():
+def test_separable_is_depthwise_then_pointwise(rng):
     layer = layers.SeparableConv2D(4, 2, depth_multiplier=2, activation="relu")
-    x = data(2, 4, 5, 3)
+    x = data(rng, 2, 4, 5, 3)
     out = layer(x)
     depthwise, pointwise, bias = [w.astype("float64") for w in layer.get_weights()]
     assert [w.name for w in layer.weights] == ["depthwise_kernel", "pointwise_kernel", "bias"]
@@ -149,16 +147,16 @@ def test_separable_is_depthwise_then_pointwise():
     np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-5)
 
 
-def test_default_weights_follow_keras():
+def test_default_weights_follow_keras(rng):
     layer = layers.Conv2D(5, 3)
-    layer(data(1, 4, 4, 2))
+    layer(data(rng, 1, 4, 4, 2))
     assert [w.path for w in layer.weights] == ["conv2d/kernel", "conv2d/bias"]
     limit = np.sqrt(6 / (3 * 3 * 2 + 3 * 3 * 5))  # glorot_uniform with receptive-field fans
     assert np.abs(layer.kernel.numpy()).max() <= limit
     np.testing.assert_array_equal(layer.bias.numpy(), np.zeros(5))
 
 
-def test_cnn_trains_in_a_sequential_model():
+def test_cnn_trains_in_a_sequential_model(rng):
     model = hikeras.Sequential([
         hikeras.Input((8, 8, 1)),
         layers.Conv2D(4, 3, activation="relu", padding="same"),
@@ -169,7 +167,7 @@ def test_cnn_trains_in_a_sequential_model():
     ])
     model.compile(optimizer="adam", loss=hikeras.losses.SparseCategoricalCrossentropy(
         from_logits=True))
-    x = data(32, 8, 8, 1)
+    x = data(rng, 32, 8, 8, 1)
     y = (x.mean(axis=(1, 2, 3)) > 0).astype("int32")
     history = model.fit(x, y, batch_size=8, epochs=8, verbose=0)
     assert history.history["loss"][-1] < history.history["loss"][0]
@@ -186,15 +184,15 @@ def test_config_round_trip_and_keras_aliases():
     assert isinstance(restored, layers.Conv1D) and restored.kernel_size == (3,)
 
 
-def test_keras2_configs_with_groups_one_load():
+def test_keras2_configs_with_groups_one_load(rng):
     """Keras 2 depthwise, separable and transposed convolutions serialise `groups: 1`."""
     depthwise = layers.deserialize({"class_name": "DepthwiseConv2D", "config": {
         "kernel_size": [3, 3], "depth_multiplier": 2, "groups": 1,
         "batch_input_shape": [None, 5, 5, 3]}})
-    assert depthwise(data(1, 5, 5, 3)).shape == (1, 3, 3, 6)
+    assert depthwise(data(rng, 1, 5, 5, 3)).shape == (1, 3, 3, 6)
     transpose = layers.deserialize({"class_name": "Conv2DTranspose", "config": {
         "filters": 2, "kernel_size": [2, 2], "strides": [2, 2], "groups": 1}})
-    assert transpose(data(1, 3, 3, 1)).shape == (1, 6, 6, 2)
+    assert transpose(data(rng, 1, 3, 3, 1)).shape == (1, 6, 6, 2)
     with pytest.raises(ValueError, match="does not support groups. Received: groups=2"):
         layers.SeparableConv2D(4, 3, groups=2)
 
@@ -218,22 +216,22 @@ def test_bad_arguments(cls, kwargs, message):
     assert "Received" in str(info.value)
 
 
-def test_wrong_rank_names_layer_and_shape():
+def test_wrong_rank_names_layer_and_shape(rng):
     layer = layers.Conv2D(2, 3, name="features")
     with pytest.raises(ValueError, match=r"'features'.*rank 4.*\(None, 8, 8\)"):
-        layer(data(1, 8, 8))
+        layer(data(rng, 1, 8, 8))
     assert not layer.built
 
 
-def test_wrong_channel_count_names_layer_and_shapes():
+def test_wrong_channel_count_names_layer_and_shapes(rng):
     model = hikeras.Sequential([hikeras.Input((6, 6, 3)), layers.Conv2D(2, 3, name="c")])
     with pytest.raises(ValueError, match=r"'c'.*\(None, None, None, 3\).*\(None, 6, 6, 1\)"):
-        model(data(1, 6, 6, 1))
+        model(data(rng, 1, 6, 6, 1))
 
 
-def test_groups_must_divide_the_input_channels():
+def test_groups_must_divide_the_input_channels(rng):
     with pytest.raises(ValueError, match=r"'g'.*divisible by groups=2.*\(None, 5, 5, 3\)"):
-        layers.Conv2D(4, 3, groups=2, name="g")(data(1, 5, 5, 3))
+        layers.Conv2D(4, 3, groups=2, name="g")(data(rng, 1, 5, 5, 3))
 
 
 def test_kernel_larger_than_valid_input_names_the_layer():

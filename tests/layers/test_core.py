@@ -3,6 +3,8 @@ import pytest
 
 import hikeras
 from hikeras import layers
+from tests.helpers.layer_test import run_layer_test
+from tests.helpers.multi_input_layer_test import call_with_list, run_multi_input_layer_test
 
 
 def test_dense_forward_matches_numpy():
@@ -75,6 +77,26 @@ def test_activation_flatten_reshape():
     assert layers.Reshape((-1, 2))(x).shape == (2, 6, 2)
     with pytest.raises(ValueError, match="target_shape"):
         layers.Reshape((5, 5))(x)
+
+
+@pytest.mark.parametrize("layer_cls, kwargs, shape, expected", [
+    (layers.Activation, {"activation": "tanh"}, (2, 3, 4), (2, 3, 4)),
+    (layers.Activation, {"activation": "softmax"}, (3, 5), (3, 5)),
+    # What `x * 2.0` and `x[:, 1:3]` on a symbolic tensor record.
+    (layers.OpLayer, {"op": "multiply", "template": [None, 2.0]}, (2, 3), (2, 3)),
+    (layers.OpLayer, {"op": "getitem", "attrs": {"key": (slice(None), slice(1, 3), Ellipsis)},
+                      "template": [None]}, (2, 4, 3), (2, 2, 3)),
+])
+def test_core_harness(layer_cls, kwargs, shape, expected):
+    run_layer_test(layer_cls, kwargs, input_shape=shape, expected_output_shape=expected,
+                   expected_num_trainable_weights=0, expected_num_non_trainable_weights=0)
+
+
+def test_op_layer_on_two_tensors_passes_the_harness(rng):
+    inputs = [rng.standard_normal((2, 3)).astype("float32") for _ in range(2)]
+    run_multi_input_layer_test(layers.OpLayer, {"op": "subtract", "template": [None, None]},
+                               inputs, call=call_with_list, expected_output_shape=(2, 3),
+                               expected_num_trainable_weights=0)
 
 
 def test_dropout_training_and_inference():

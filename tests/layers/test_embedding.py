@@ -7,8 +7,6 @@ import hikeras
 from hikeras import layers
 from tests.helpers.layer_test import run_layer_test
 
-rng = np.random.default_rng(2)
-
 
 def test_layer_harness():
     run_layer_test(layers.Embedding, {"input_dim": 7, "output_dim": 3}, input_shape=(4, 5),
@@ -57,7 +55,7 @@ def test_out_of_range_index_names_the_layer_and_the_value(bad):
         layer(ids)
 
 
-def test_config_weights_and_input_length():
+def test_config_weights_and_input_length(rng):
     table = rng.standard_normal((6, 2)).astype("float32")
     layer = layers.Embedding(6, 2, mask_zero=True, weights=[table], input_length=3)
     layer(np.array([[1, 2, 3]]))

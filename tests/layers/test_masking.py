@@ -7,12 +7,11 @@ import hikeras
 from hikeras import layers
 from tests.helpers.layer_test import run_layer_test
 
-rng = np.random.default_rng(8)
 ids = np.array([[3, 4, 5, 0, 0], [6, 7, 8, 9, 1], [2, 0, 0, 0, 0]])
 lengths = [3, 5, 1]
 
 
-def test_masking_layer():
+def test_masking_layer(rng):
     run_layer_test(layers.Masking, {"mask_value": 0.0}, input_shape=(2, 5, 3),
                    expected_output_shape=(2, 5, 3), expected_num_trainable_weights=0)
     x = rng.standard_normal((2, 4, 3)).astype("float32")
@@ -40,7 +39,7 @@ def _log_softmax(z):
     return z - np.log(np.exp(z).sum(-1, keepdims=True))
 
 
-def test_padded_batch_gives_the_loss_of_the_unpadded_sequences():
+def test_padded_batch_gives_the_loss_of_the_unpadded_sequences(rng):
     model = _tagger()
     model.compile(loss=hikeras.losses.SparseCategoricalCrossentropy(from_logits=True),
                   optimizer="sgd", metrics=["accuracy"])
@@ -55,7 +54,7 @@ def test_padded_batch_gives_the_loss_of_the_unpadded_sequences():
     np.testing.assert_allclose(accuracy, np.concatenate(hits).mean(), rtol=1e-6)
 
 
-def test_masked_targets_do_not_matter_and_sample_weights_apply():
+def test_masked_targets_do_not_matter_and_sample_weights_apply(rng):
     model = _tagger()
     model.compile(loss=hikeras.losses.SparseCategoricalCrossentropy(from_logits=True),
                   optimizer="sgd")
@@ -72,7 +71,7 @@ def test_masked_targets_do_not_matter_and_sample_weights_apply():
 
 
 @pytest.mark.parametrize("padding", ["post", "pre"])
-def test_masked_lstm_matches_the_unpadded_sequences(padding):
+def test_masked_lstm_matches_the_unpadded_sequences(padding, rng):
     x = rng.standard_normal((2, 6, 3)).astype("float32")
     lengths_x = [4, 6]
     padded = x.copy()

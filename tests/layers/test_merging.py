@@ -1,61 +1,35 @@
 """Merging layers: elementwise merges, Concatenate, Dot and the functional forms."""
 
-
 import numpy as np
 import pytest
 
 import hikeras
 from hikeras import layers
-from hikeras.backend import apply
-from hikeras.layers import Layer
-from tests.helpers.layer_test import run_layer_test
-
-rng = np.random.default_rng(31)
+from tests.helpers.multi_input_layer_test import call_with_list, run_multi_input_layer_test
 
 
-def _on_slices(merge_cls, count):
-    """A one-input layer that merges `x[:, 0], ..., x[:, count - 1]`, so that
-    `run_layer_test` (which feeds one tensor) can check a merge layer."""
-
-    class OnSlices(Layer):
-        def __init__(self, name=None, trainable=True, dtype=None, **merge_kwargs):
-            super().__init__(name=name, trainable=trainable, dtype=dtype)
-            self.merge_kwargs = merge_kwargs
-            self.merge = merge_cls(**merge_kwargs)
-
-        def call(self, inputs):
-            # The getitem op (not numpy slicing) so a tape tracks the slices.
-            return self.merge([apply("getitem", inputs, key=(slice(None), i))
-                               for i in range(count)])
-
-        def get_config(self):
-            return {**super().get_config(), **self.merge.get_config(),
-                    "name": self.name, "trainable": self.trainable}
-
-    return OnSlices
-
-
-@pytest.mark.parametrize("merge_cls", [layers.Add, layers.Multiply, layers.Average,
+@pytest.mark.parametrize("layer_cls", [layers.Add, layers.Multiply, layers.Average,
                                        layers.Maximum, layers.Minimum])
-def test_elementwise_merge_harness(merge_cls):
-    run_layer_test(_on_slices(merge_cls, 3), {}, input_shape=(2, 3, 4, 5),
-                   expected_output_shape=(2, 4, 5), expected_num_trainable_weights=0)
+def test_elementwise_merge_harness(layer_cls, rng):
+    run_multi_input_layer_test(layer_cls, {}, _xs(rng, (2, 4, 5), (2, 4, 5), (2, 4, 5)),
+                               call=call_with_list, expected_output_shape=(2, 4, 5),
+                               expected_num_trainable_weights=0)
 
 
-@pytest.mark.parametrize("layer_cls, kwargs, count, shape, expected", [
-    (layers.Subtract, {}, 2, (3, 2, 4), (3, 4)),
-    (layers.Concatenate, {}, 2, (3, 2, 4, 5), (3, 4, 10)),
-    (layers.Concatenate, {"axis": 1}, 3, (3, 3, 4, 5), (3, 12, 5)),
-    (layers.Dot, {"axes": 1}, 2, (3, 2, 4), (3, 1)),
-    (layers.Dot, {"axes": [2, 1]}, 2, (3, 2, 4, 4), (3, 4, 4)),
-    (layers.Dot, {"axes": -1, "normalize": True}, 2, (3, 2, 4, 5), (3, 4, 4)),
+@pytest.mark.parametrize("layer_cls, kwargs, shapes, expected", [
+    (layers.Subtract, {}, [(3, 4)] * 2, (3, 4)),
+    (layers.Concatenate, {}, [(3, 4, 5)] * 2, (3, 4, 10)),
+    (layers.Concatenate, {"axis": 1}, [(3, 4, 5)] * 3, (3, 12, 5)),
+    (layers.Dot, {"axes": 1}, [(3, 4)] * 2, (3, 1)),
+    (layers.Dot, {"axes": [2, 1]}, [(3, 4, 4)] * 2, (3, 4, 4)),
+    (layers.Dot, {"axes": -1, "normalize": True}, [(3, 4, 5)] * 2, (3, 4, 4)),
 ])
-def test_other_merge_harness(layer_cls, kwargs, count, shape, expected):
-    run_layer_test(_on_slices(layer_cls, count), kwargs, input_shape=shape,
-                   expected_output_shape=expected, expected_num_trainable_weights=0)
+def test_other_merge_harness(layer_cls, kwargs, shapes, expected, rng):
+    run_multi_input_layer_test(layer_cls, kwargs, _xs(rng, *shapes), call=call_with_list,
+                               expected_output_shape=expected, expected_num_trainable_weights=0)
 
 
-def _xs(*shapes):
+def _xs(rng, *shapes):
     return [rng.normal(size=s).astype("float32") for s in shapes]
 
 
@@ -66,33 +40,33 @@ def _xs(*shapes):
     (layers.Maximum, lambda a, b, c: np.maximum(np.maximum(a, b), c)),
     (layers.Minimum, lambda a, b, c: np.minimum(np.minimum(a, b), c)),
 ])
-def test_elementwise_values_with_keras_broadcasting(layer_cls, reference):
+def test_elementwise_values_with_keras_broadcasting(layer_cls, reference, rng):
     # (N, 4) lines up with the last axis of (N, 3, 4): it gains an axis after the batch.
-    a, b, c = _xs((2, 3, 4), (2, 4), (2, 1, 4))
+    a, b, c = _xs(rng, (2, 3, 4), (2, 4), (2, 1, 4))
     out = layer_cls()([a, b, c])
     np.testing.assert_allclose(out, reference(a, b[:, None, :], c), rtol=1e-6)
     assert out.shape == (2, 3, 4)
 
 
-def test_subtract_needs_exactly_two_inputs():
-    a, b = _xs((2, 3), (2, 3))
+def test_subtract_needs_exactly_two_inputs(rng):
+    a, b = _xs(rng, (2, 3), (2, 3))
     np.testing.assert_allclose(layers.Subtract()([a, b]), a - b)
     with pytest.raises(ValueError, match=r"'sub'.*exactly 2 inputs"):
         layers.Subtract(name="sub")([a, b, a])
 
 
-def test_concatenate_and_dot_values():
-    a, b = _xs((2, 3, 4), (2, 3, 2))
+def test_concatenate_and_dot_values(rng):
+    a, b = _xs(rng, (2, 3, 4), (2, 3, 2))
     np.testing.assert_array_equal(layers.Concatenate()([a, b]), np.concatenate([a, b], -1))
-    x, y = _xs((2, 3, 4), (2, 5, 3))
+    x, y = _xs(rng, (2, 3, 4), (2, 5, 3))
     out = layers.Dot(axes=(1, 2))([x, y])
     expected = np.stack([x[n].T @ y[n].T for n in range(2)])  # sum_k x[n,k,i] y[n,j,k]
     np.testing.assert_allclose(out, expected, rtol=1e-5)
     assert out.shape == (2, 4, 5)
 
 
-def test_dot_normalize_gives_cosine_similarity():
-    x, y = _xs((4, 6), (4, 6))
+def test_dot_normalize_gives_cosine_similarity(rng):
+    x, y = _xs(rng, (4, 6), (4, 6))
     out = layers.Dot(axes=-1, normalize=True)([x, y])
     cosine = np.sum(x * y, 1) / (np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1))
     np.testing.assert_allclose(out[:, 0], cosine, rtol=1e-5)
@@ -130,7 +104,7 @@ def test_merge_layers_reject_a_single_tensor():
         layers.Add()(np.zeros((2, 3), "float32"))
 
 
-def test_functional_forms_build_a_trainable_model():
+def test_functional_forms_build_a_trainable_model(rng):
     a, b = hikeras.Input((4,)), hikeras.Input((4,))
     da, db = layers.Dense(4)(a), layers.Dense(4)(b)
     merged = layers.concatenate([layers.add([da, db]), layers.subtract([da, db]),
@@ -139,7 +113,7 @@ def test_functional_forms_build_a_trainable_model():
                                  layers.dot([da, db], axes=1)])
     assert merged.shape == (None, 25)
     model = hikeras.Model([a, b], layers.Dense(1)(merged))
-    x = _xs((8, 4), (8, 4))
+    x = _xs(rng, (8, 4), (8, 4))
     model.compile(optimizer="sgd", loss="mse")
     before = model.get_weights()
     model.fit(x, np.ones((8, 1), "float32"), epochs=1, verbose=0)

@@ -9,10 +9,8 @@ import hikeras
 from hikeras import layers
 from tests.helpers.layer_test import run_layer_test
 
-rng = np.random.default_rng(21)
 
-
-def _data(*shape, loc=0.0, scale=1.0):
+def _data(rng, *shape, loc=0.0, scale=1.0):
     return rng.normal(loc, scale, size=shape).astype("float32")
 
 
@@ -81,7 +79,7 @@ def test_rms_normalization_harness(kwargs, shape):
 
 
 # ------------------------------------------------------- BatchNormalization
-def _set_random_affine(layer, channels):
+def _set_random_affine(rng, layer, channels):
     gamma = rng.uniform(0.5, 2.0, channels).astype("float32")
     beta = rng.normal(size=channels).astype("float32")
     layer.gamma.assign(gamma)
@@ -89,11 +87,11 @@ def _set_random_affine(layer, channels):
     return gamma.astype("float64"), beta.astype("float64")
 
 
-def test_batch_normalization_training_uses_batch_statistics_and_updates_moving_ones():
-    x = _data(16, 3, loc=2.0, scale=3.0)
+def test_batch_normalization_training_uses_batch_statistics_and_updates_moving_ones(rng):
+    x = _data(rng, 16, 3, loc=2.0, scale=3.0)
     layer = layers.BatchNormalization(momentum=0.9)
     layer.build((None, 3))
-    gamma, beta = _set_random_affine(layer, 3)
+    gamma, beta = _set_random_affine(rng, layer, 3)
     x64 = x.astype("float64")
     moving_mean, moving_var = np.zeros(3), np.ones(3)
     for step in range(2):
@@ -109,11 +107,11 @@ def test_batch_normalization_training_uses_batch_statistics_and_updates_moving_o
         np.testing.assert_allclose(layer.moving_variance.numpy(), moving_var, rtol=1e-6)
 
 
-def test_batch_normalization_inference_uses_moving_statistics():
-    x = _data(5, 2, 2, 4)
+def test_batch_normalization_inference_uses_moving_statistics(rng):
+    x = _data(rng, 5, 2, 2, 4)
     layer = layers.BatchNormalization(epsilon=0.01)
     layer.build((None, 2, 2, 4))
-    gamma, beta = _set_random_affine(layer, 4)
+    gamma, beta = _set_random_affine(rng, layer, 4)
     mean, var = rng.normal(size=4), rng.uniform(0.5, 3.0, 4)
     layer.moving_mean.assign(mean)
     layer.moving_variance.assign(var)
@@ -125,8 +123,8 @@ def test_batch_normalization_inference_uses_moving_statistics():
         np.testing.assert_array_equal(w, b)
 
 
-def test_batch_normalization_channels_first_statistics_are_per_channel():
-    x = _data(4, 3, 2, 2, loc=1.0)
+def test_batch_normalization_channels_first_statistics_are_per_channel(rng):
+    x = _data(rng, 4, 3, 2, 2, loc=1.0)
     layer = layers.BatchNormalization(axis=1, center=False, scale=False)
     out = layer(x, training=True)
     np.testing.assert_allclose(out.mean(axis=(0, 2, 3)), 0, atol=1e-5)
@@ -137,8 +135,8 @@ def test_batch_normalization_channels_first_statistics_are_per_channel():
                                rtol=1e-5)
 
 
-def test_batch_normalization_in_fit_updates_moving_statistics():
-    x, y = _data(32, 4, loc=5.0), _data(32, 1)
+def test_batch_normalization_in_fit_updates_moving_statistics(rng):
+    x, y = _data(rng, 32, 4, loc=5.0), _data(rng, 32, 1)
     model = hikeras.Sequential([hikeras.Input((4,)), layers.BatchNormalization(),
                                 layers.Dense(1)])
     model.compile(optimizer="sgd", loss="mse")
@@ -147,18 +145,18 @@ def test_batch_normalization_in_fit_updates_moving_statistics():
     np.testing.assert_allclose(bn.moving_mean.numpy(), 0.01 * x.mean(axis=0), rtol=1e-5)
 
 
-def _frozen_bn_setup():
+def _frozen_bn_setup(rng):
     hikeras.utils.set_random_seed(7)
     base = hikeras.Sequential([hikeras.Input((4,)), layers.Dense(6),
                                layers.BatchNormalization(), layers.Dense(3)], name="base")
-    x, y = _data(64, 4, loc=3.0, scale=2.0), _data(64, 1)
+    x, y = _data(rng, 64, 4, loc=3.0, scale=2.0), _data(rng, 64, 1)
     base.compile(optimizer="adam", loss="mse")
     base.fit(x, rng.normal(size=(64, 3)).astype("float32"), epochs=2, verbose=0)
     return base, x, y
 
 
-def test_frozen_batch_normalization_is_bit_identical_through_fit():
-    base, x, y = _frozen_bn_setup()
+def test_frozen_batch_normalization_is_bit_identical_through_fit(rng):
+    base, x, y = _frozen_bn_setup(rng)
     bn = base.layers[1]
     bn.trainable = False
     model = hikeras.Sequential([hikeras.Input((4,)), base.layers[0], bn, base.layers[2],
@@ -176,8 +174,8 @@ def test_frozen_batch_normalization_is_bit_identical_through_fit():
     assert not all(np.array_equal(b, a) for b, a in zip(others, base.layers[0].get_weights()))
 
 
-def test_frozen_nested_base_model_keeps_every_batch_normalization_weight():
-    base, x, y = _frozen_bn_setup()
+def test_frozen_nested_base_model_keeps_every_batch_normalization_weight(rng):
+    base, x, y = _frozen_bn_setup(rng)
     base.trainable = False
     inputs = hikeras.Input((4,))
     model = hikeras.Model(inputs, layers.Dense(1)(base(inputs)))
@@ -212,8 +210,8 @@ def _layer_norm_reference(x, axes, epsilon, gamma=1.0, beta=0.0):
     return gamma * (x - mean) / np.sqrt(var + epsilon) + beta
 
 
-def test_layer_normalization_values():
-    x = _data(3, 2, 5, loc=1.0, scale=4.0)
+def test_layer_normalization_values(rng):
+    x = _data(rng, 3, 2, 5, loc=1.0, scale=4.0)
     layer = layers.LayerNormalization(axis=[1, 2], epsilon=0.01)
     layer.build((None, 2, 5))
     gamma = rng.uniform(0.5, 2.0, (2, 5))
@@ -223,8 +221,8 @@ def test_layer_normalization_values():
                                rtol=1e-5, atol=1e-5)
 
 
-def test_layer_normalization_rms_scaling_follows_keras_variance_formula():
-    x = _data(2, 6, loc=2.0)
+def test_layer_normalization_rms_scaling_follows_keras_variance_formula(rng):
+    x = _data(rng, 2, 6, loc=2.0)
     layer = layers.LayerNormalization(rms_scaling=True)
     layer.build((None, 6))
     gamma = rng.uniform(0.5, 2.0, 6)
@@ -235,8 +233,8 @@ def test_layer_normalization_rms_scaling_follows_keras_variance_formula():
 
 
 # ------------------------------------------------------- GroupNormalization
-def test_group_normalization_values_match_a_per_group_loop():
-    x = _data(2, 3, 6, loc=1.0, scale=2.0)
+def test_group_normalization_values_match_a_per_group_loop(rng):
+    x = _data(rng, 2, 3, 6, loc=1.0, scale=2.0)
     layer = layers.GroupNormalization(groups=3, epsilon=0.01)
     layer.build((None, 3, 6))
     gamma, beta = rng.uniform(0.5, 2.0, 6), rng.normal(size=6)
@@ -250,8 +248,8 @@ def test_group_normalization_values_match_a_per_group_loop():
     np.testing.assert_allclose(layer(x), expected, rtol=1e-5, atol=1e-5)
 
 
-def test_group_normalization_with_one_group_per_channel_is_instance_normalization():
-    x = _data(2, 4, 3)
+def test_group_normalization_with_one_group_per_channel_is_instance_normalization(rng):
+    x = _data(rng, 2, 4, 3)
     layer = layers.GroupNormalization(groups=-1, center=False, scale=False)
     np.testing.assert_allclose(layer(x), _layer_norm_reference(x, 1, 1e-3), rtol=1e-5,
                                atol=1e-5)
@@ -265,11 +263,11 @@ def test_group_normalization_rejects_groups_that_do_not_divide_channels(groups):
 
 
 # ------------------------------------------------------- UnitNormalization
-def test_unit_normalization_values_and_zero_vector():
+def test_unit_normalization_values_and_zero_vector(rng):
     x = np.array([[3.0, 4.0], [0.0, 0.0]], "float32")
     out = layers.UnitNormalization()(x)
     np.testing.assert_allclose(out, [[0.6, 0.8], [0.0, 0.0]], rtol=1e-6)
-    x3 = _data(2, 3, 4)
+    x3 = _data(rng, 2, 3, 4)
     out3 = layers.UnitNormalization(axis=[1, 2])(x3)
     np.testing.assert_allclose(np.sum(out3.astype("float64") ** 2, axis=(1, 2)), 1, rtol=1e-5)
 
@@ -286,8 +284,8 @@ def _rms_reference(x, axes, epsilon, scale):
     ([2, 1], (1, 2), (3, 5), (3, 5)),  # the scale follows the sorted axes, as Keras
     (1, (1,), (3,), (3, 1)),
 ])
-def test_rms_normalization_values(axis, axes, scale_shape, broadcast):
-    x = _data(4, 3, 5, loc=0.5, scale=2.0)
+def test_rms_normalization_values(axis, axes, scale_shape, broadcast, rng):
+    x = _data(rng, 4, 3, 5, loc=0.5, scale=2.0)
     layer = layers.RMSNormalization(axis=axis, epsilon=0.01)
     layer.build((None, 3, 5))
     np.testing.assert_array_equal(layer.scale.numpy(), np.ones(scale_shape))  # initial value

@@ -8,10 +8,8 @@ from hikeras import layers
 from tests.backend.test_ops_pooling import pool_reference
 from tests.helpers.layer_test import run_layer_test
 
-rng = np.random.default_rng(13)
 
-
-def data(*shape):
+def data(rng, *shape):
     return rng.standard_normal(shape).astype("float32")
 
 
@@ -52,24 +50,24 @@ def test_layer_harness(cls, kwargs, input_shape, output_shape):
      (2, 5, 6, 2)),
     (layers.AveragePooling3D, np.mean, {"pool_size": (2, 1, 3)}, (1, 4, 3, 6, 2)),
 ])
-def test_values_match_loop_reference(cls, reduce, kwargs, input_shape):
+def test_values_match_loop_reference(cls, reduce, kwargs, input_shape, rng):
     layer = cls(**kwargs)
-    x = data(*input_shape)
+    x = data(rng, *input_shape)
     expected = pool_reference(reduce)(x.astype("float64"), layer.pool_size, layer.strides,
                                       layer.padding)
     np.testing.assert_allclose(layer(x), expected, rtol=1e-6, atol=1e-6)
 
 
-def test_channels_first_is_channels_last_transposed():
-    x = data(2, 3, 5, 6)
+def test_channels_first_is_channels_last_transposed(rng):
+    x = data(rng, 2, 3, 5, 6)
     first = layers.AveragePooling2D(3, strides=2, padding="same", data_format="channels_first")
     last = layers.AveragePooling2D(3, strides=2, padding="same")
     np.testing.assert_allclose(first(x), np.transpose(last(np.transpose(x, (0, 2, 3, 1))),
                                                       (0, 3, 1, 2)), rtol=1e-6)
 
 
-def test_global_pooling_values():
-    x = data(2, 3, 4, 5)
+def test_global_pooling_values(rng):
+    x = data(rng, 2, 3, 4, 5)
     np.testing.assert_allclose(layers.GlobalAveragePooling2D()(x), x.mean(axis=(1, 2)),
                                rtol=1e-6)
     np.testing.assert_allclose(layers.GlobalMaxPooling2D(data_format="channels_first")(x),
@@ -90,8 +88,8 @@ def test_global_average_pooling_1d_averages_unmasked_steps_only():
     assert first.compute_mask(x, mask) is None
 
 
-def test_masked_average_gradient_skips_masked_steps():
-    x = data(1, 3, 2)
+def test_masked_average_gradient_skips_masked_steps(rng):
+    x = data(rng, 1, 3, 2)
     mask = np.array([[True, False, True]])
     layer = layers.GlobalAveragePooling1D()
     with hikeras.GradientTape() as tape:
@@ -113,10 +111,10 @@ def test_config_and_aliases():
     assert isinstance(restored, layers.GlobalMaxPooling1D) and restored.keepdims
 
 
-def test_pool_larger_than_valid_input_names_the_layer():
+def test_pool_larger_than_valid_input_names_the_layer(rng):
     with pytest.raises(ValueError, match=r"Layer 'p' \(MaxPooling2D\).*larger than the input"):
-        layers.MaxPooling2D(3, name="p")(data(1, 2, 5, 1))
-    assert layers.MaxPooling2D(3, padding="same")(data(1, 2, 5, 1)).shape == (1, 1, 2, 1)
+        layers.MaxPooling2D(3, name="p")(data(rng, 1, 2, 5, 1))
+    assert layers.MaxPooling2D(3, padding="same")(data(rng, 1, 2, 5, 1)).shape == (1, 1, 2, 1)
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -131,6 +129,6 @@ def test_bad_arguments(kwargs, message):
         layers.AveragePooling2D(**kwargs)
 
 
-def test_wrong_rank_names_layer_and_shape():
+def test_wrong_rank_names_layer_and_shape(rng):
     with pytest.raises(ValueError, match=r"'p'.*rank 4.*\(None, 4, 4\)"):
-        layers.MaxPooling2D(name="p")(data(1, 4, 4))
+        layers.MaxPooling2D(name="p")(data(rng, 1, 4, 4))

@@ -8,8 +8,6 @@ import hikeras
 from hikeras import layers
 from tests.helpers.layer_test import run_layer_test
 
-rng = np.random.default_rng(61)
-
 
 @pytest.mark.parametrize("kwargs", [{"scale": 0.5, "offset": 1.0},
                                     {"scale": [1.0, 2.0, 3.0], "offset": [0.0, 1.0, -1.0]}])
@@ -18,7 +16,7 @@ def test_rescaling_harness(kwargs):
                    expected_output_shape=(2, 4, 3), expected_num_trainable_weights=0)
 
 
-def test_rescaling_values_and_integer_images():
+def test_rescaling_values_and_integer_images(rng):
     images = rng.integers(0, 256, size=(2, 3, 3, 3)).astype("uint8")
     out = layers.Rescaling(1 / 255.0)(images)
     assert out.dtype == np.float32
@@ -39,7 +37,7 @@ def test_normalization_harness(kwargs, non_trainable):
                    expected_num_non_trainable_weights=non_trainable)
 
 
-def test_normalization_with_given_statistics():
+def test_normalization_with_given_statistics(rng):
     x = rng.normal(size=(5, 3)).astype("float32")
     mean, var = np.array([1.0, 2.0, 3.0]), np.array([4.0, 1.0, 0.25])
     out = layers.Normalization(mean=mean, variance=var)(x)
@@ -48,7 +46,7 @@ def test_normalization_with_given_statistics():
     np.testing.assert_allclose(scalar, (x - 2.0) / 3.0, rtol=1e-5)
 
 
-def test_adapt_learns_per_feature_statistics_and_count():
+def test_adapt_learns_per_feature_statistics_and_count(rng):
     data = rng.normal(loc=[1.0, -5.0, 10.0], scale=[1.0, 2.0, 0.5], size=(200, 3))
     layer = layers.Normalization()
     layer.adapt(data)
@@ -64,7 +62,7 @@ def test_adapt_learns_per_feature_statistics_and_count():
     np.testing.assert_allclose(inverse(out), data, rtol=1e-4, atol=1e-4)
 
 
-def test_adapt_on_batches_equals_adapt_on_the_whole_array():
+def test_adapt_on_batches_equals_adapt_on_the_whole_array(rng):
     data = rng.normal(loc=3.0, scale=2.0, size=(50, 4, 2))
     whole, batched = layers.Normalization(axis=(1, 2)), layers.Normalization(axis=(1, 2))
     whole.adapt(data)
@@ -74,7 +72,7 @@ def test_adapt_on_batches_equals_adapt_on_the_whole_array():
     assert whole.adapt_mean.shape == (4, 2)
 
 
-def test_adapt_with_axis_none_gives_scalar_statistics():
+def test_adapt_with_axis_none_gives_scalar_statistics(rng):
     data = rng.normal(size=(10, 3))
     layer = layers.Normalization(axis=None)
     layer.adapt(data)
@@ -82,7 +80,7 @@ def test_adapt_with_axis_none_gives_scalar_statistics():
     np.testing.assert_allclose(layer.adapt_mean.numpy(), data.mean(), rtol=1e-6)
 
 
-def test_adapted_statistics_travel_with_the_weights():
+def test_adapted_statistics_travel_with_the_weights(rng):
     data = rng.normal(loc=2.0, size=(20, 3))
     source = layers.Normalization()
     source.adapt(data)

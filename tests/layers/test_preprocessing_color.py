@@ -15,10 +15,8 @@ from hikeras import layers
 from hikeras.utils import set_random_seed
 from tests.helpers.layer_test import run_layer_test
 
-rng = np.random.default_rng(11)
 
-
-def pixels(*shape, low=0.0, high=255.0):
+def pixels(rng, *shape, low=0.0, high=255.0):
     return rng.uniform(low, high, size=shape).astype("float32")
 
 
@@ -39,7 +37,7 @@ def test_harness(layer_cls, kwargs, shape):
                    expected_num_trainable_weights=0)
 
 
-def _numeric_gradient_check(layer, x):
+def _numeric_gradient_check(rng, layer, x):
     """Tape gradient of a random projection against central differences (float64)."""
     direction = rng.standard_normal(x.shape)
     with hikeras.GradientTape() as tape:
@@ -61,13 +59,13 @@ def _numeric_gradient_check(layer, x):
     layers.RandomSaturation((0.35, 0.35), value_range=(0, 1), dtype="float64"),
     layers.RandomHue((1, 1), value_range=(0, 1), dtype="float64"),  # either way: same
 ], ids=lambda layer: type(layer).__name__)
-def test_deterministic_settings_have_the_gradients_of_their_formulas(layer):
+def test_deterministic_settings_have_the_gradients_of_their_formulas(layer, rng):
     x = rng.uniform(0.05, 0.95, size=(2, 3, 4, 3))
-    _numeric_gradient_check(layer, x)
+    _numeric_gradient_check(rng, layer, x)
 
 
 # ---------------------------------------------------------- by hand
-def test_grayscale_of_a_known_pixel_and_layouts():
+def test_grayscale_of_a_known_pixel_and_layouts(rng):
     x = np.array([[[[100.0, 50.0, 200.0], [0.0, 255.0, 0.0]]]], "float32")
     out = layers.RandomGrayscale(1.0)(x)
     np.testing.assert_allclose(out[0, 0, 0], [82.04] * 3, rtol=1e-6)
@@ -77,7 +75,7 @@ def test_grayscale_of_a_known_pixel_and_layouts():
     np.testing.assert_allclose(np.transpose(first, (0, 2, 3, 1)), out, rtol=1e-6)
     single = layers.RandomGrayscale(1.0)(x[0])
     np.testing.assert_allclose(single, out[0], rtol=1e-6)
-    grey = pixels(2, 3, 3, 1)
+    grey = pixels(rng, 2, 3, 3, 1)
     np.testing.assert_array_equal(layers.RandomGrayscale(1.0)(grey), grey)
     np.testing.assert_array_equal(layers.RandomGrayscale(0.0)(x), x)
 
@@ -89,14 +87,14 @@ def test_invert_maps_low_to_high():
     np.testing.assert_array_equal(layers.RandomInvert((0, 0))(x), x)
 
 
-def test_solarization_with_an_addition_and_a_threshold():
+def test_solarization_with_an_addition_and_a_threshold(rng):
     # On [0, 1]: add 0.2, clip to 1, invert what reaches 0.5.
     layer = layers.Solarization(addition_factor=(0.2, 0.2), threshold_factor=(0.5, 0.5),
                                 value_range=(0, 1))
     out = layer(np.array([[[0.1, 0.29, 0.3, 0.4, 0.9]]], "float32"))
     np.testing.assert_allclose(out, [[[0.3, 0.49, 0.5, 0.4, 0.0]]], atol=1e-6)
     # The defaults invert everything; the scale follows value_range.
-    x = pixels(2, 3, 3, 3, low=-1.0, high=1.0)
+    x = pixels(rng, 2, 3, 3, 3, low=-1.0, high=1.0)
     np.testing.assert_allclose(layers.Solarization(value_range=(-1, 1))(x), -x, atol=1e-6)
 
 
@@ -134,10 +132,10 @@ def test_auto_contrast_stretches_each_channel_of_each_image():
     np.testing.assert_allclose(unit[1, :, 0, 1], [-1.0, 0.0, 1.0])
 
 
-def test_saturation_moves_channels_towards_the_maximum():
+def test_saturation_moves_channels_towards_the_maximum(rng):
     # Hue and value kept: a channel x becomes V - (V - x) * scale while the
     # saturation stays within [0, 1]; u = 0.25 gives scale 1/3.
-    x = pixels(3, 4, 5, 3, low=0.0, high=1.0)
+    x = pixels(rng, 3, 4, 5, 3, low=0.0, high=1.0)
     out = np.asarray(layers.RandomSaturation((0.25, 0.25), value_range=(0, 1))(x))
     top = x.max(axis=-1, keepdims=True)
     np.testing.assert_allclose(out, top - (top - x) / 3, atol=1e-5)
@@ -151,9 +149,9 @@ def test_saturation_moves_channels_towards_the_maximum():
     np.testing.assert_allclose(full.max(axis=-1), 255 * top[..., 0], rtol=1e-5)
 
 
-def test_half_a_hue_turn_gives_the_complementary_colour():
+def test_half_a_hue_turn_gives_the_complementary_colour(rng):
     # Rotating the hue by half a turn maps each channel x to max + min - x.
-    x = pixels(2, 3, 4, 3)
+    x = pixels(rng, 2, 3, 4, 3)
     out = layers.RandomHue((1, 1))(x)
     expected = x.max(axis=-1, keepdims=True) + x.min(axis=-1, keepdims=True) - x
     np.testing.assert_allclose(out, expected, atol=1e-3)
@@ -239,8 +237,8 @@ _RANDOM = [
 
 
 @pytest.mark.parametrize("make", _RANDOM)
-def test_seeding_inference_and_dtypes(make):
-    x = pixels(6, 3, 4, 3)
+def test_seeding_inference_and_dtypes(make, rng):
+    x = pixels(rng, 6, 3, 4, 3)
     a = make(seed=5)(x)
     np.testing.assert_array_equal(make(seed=5)(x), a)
     assert not np.allclose(a, make(seed=6)(x))

@@ -15,10 +15,8 @@ from hikeras import layers
 from hikeras.utils import set_random_seed
 from tests.helpers.layer_test import run_layer_test
 
-rng = np.random.default_rng(7)
 
-
-def images(*shape, low=-1.0, high=1.0):
+def images(rng, *shape, low=-1.0, high=1.0):
     return rng.uniform(low, high, size=shape).astype("float32")
 
 
@@ -69,8 +67,8 @@ def test_random_layers_harness(layer_cls, kwargs, out_shape):
     layers.RandomRotation(0.3, seed=0), layers.RandomTranslation(0.2, 0.2, seed=0),
     layers.RandomZoom((-0.4, 0.4), fill_mode="constant", seed=0),
 ], ids=lambda layer: type(layer).__name__)
-def test_random_layers_are_differentiable_in_training(layer):
-    x = images(2, 4, 5, 3).astype("float64")
+def test_random_layers_are_differentiable_in_training(layer, rng):
+    x = images(rng, 2, 4, 5, 3).astype("float64")
     with hikeras.GradientTape() as tape:
         tape.watch(x)
         total = hikeras.ops.sum(layer(x, training=True))
@@ -97,14 +95,14 @@ def test_nearest_by_hand():
     assert layers.Resizing(1, 2, interpolation="nearest")(row).ravel().tolist() == [5.0, 7.0]
 
 
-def test_crop_to_aspect_ratio_resizes_the_centred_square():
-    x = images(2, 5, 9, 2)
+def test_crop_to_aspect_ratio_resizes_the_centred_square(rng):
+    x = images(rng, 2, 5, 9, 2)
     out = layers.Resizing(4, 4, crop_to_aspect_ratio=True)(x)
     np.testing.assert_allclose(out, layers.Resizing(4, 4)(x[:, :, 2:7]), rtol=1e-6)
 
 
-def test_pad_to_aspect_ratio_pads_the_short_side_evenly():
-    x = images(2, 5, 4, 2)
+def test_pad_to_aspect_ratio_pads_the_short_side_evenly(rng):
+    x = images(rng, 2, 5, 4, 2)
     out = layers.Resizing(4, 6, pad_to_aspect_ratio=True, fill_value=3.0)(x)
     # 6 / 4 * 5 = 7.5 -> 7 columns wanted, 3 missing: Keras pads 1 on each side.
     padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (0, 0)), constant_values=3.0)
@@ -119,20 +117,20 @@ def test_integer_images_are_rounded_back_to_their_dtype():
     assert layers.Resizing(4, 4, interpolation="nearest")(x).dtype == np.uint8
 
 
-def test_single_images_and_channels_first_agree_with_batches():
-    x = images(2, 5, 6, 3)
+def test_single_images_and_channels_first_agree_with_batches(rng):
+    x = images(rng, 2, 5, 6, 3)
     batch = layers.Resizing(3, 4)(x)
     np.testing.assert_allclose(layers.Resizing(3, 4)(x[1]), batch[1], rtol=1e-6, atol=1e-7)
     first = layers.Resizing(3, 4, data_format="channels_first")(x.transpose(0, 3, 1, 2))
     np.testing.assert_allclose(first, batch.transpose(0, 3, 1, 2), rtol=1e-6, atol=1e-7)
 
 
-def test_resizing_symbolic_with_unknown_image_size():
+def test_resizing_symbolic_with_unknown_image_size(rng):
     out = layers.Resizing(5, 6)(hikeras.Input((None, None, 3)))
     assert tuple(out.shape) == (None, 5, 6, 3)
     inputs = hikeras.Input((None, None, 3))
     model = hikeras.Model(inputs, layers.Resizing(5, 6)(inputs))
-    assert model.predict(images(2, 7, 4, 3), verbose=0).shape == (2, 5, 6, 3)
+    assert model.predict(images(rng, 2, 7, 4, 3), verbose=0).shape == (2, 5, 6, 3)
 
 
 @pytest.mark.parametrize("kwargs, match", [
@@ -164,8 +162,8 @@ def test_center_crop_slices_the_middle():
     np.testing.assert_array_equal(layers.CenterCrop(2, 3)(x[0]), x[0, 1:3, 1:4])
 
 
-def test_center_crop_of_a_smaller_image_crops_to_aspect_ratio_and_resizes():
-    x = images(2, 3, 6, 2)
+def test_center_crop_of_a_smaller_image_crops_to_aspect_ratio_and_resizes(rng):
+    x = images(rng, 2, 3, 6, 2)
     expected = layers.Resizing(5, 4, crop_to_aspect_ratio=True)(x)
     np.testing.assert_allclose(layers.CenterCrop(5, 4)(x), expected, rtol=1e-6)
 
@@ -241,22 +239,22 @@ def test_random_crop_takes_one_uniform_window_per_batch():
     assert seen == {(t, w) for t in range(3) for w in range(3)}
 
 
-def test_random_crop_outside_training_is_a_centre_crop_to_aspect_ratio_resized():
-    x = images(2, 5, 9, 2)
+def test_random_crop_outside_training_is_a_centre_crop_to_aspect_ratio_resized(rng):
+    x = images(rng, 2, 5, 9, 2)
     expected = layers.Resizing(4, 3, crop_to_aspect_ratio=True)(x)
     np.testing.assert_allclose(layers.RandomCrop(4, 3)(x, training=False), expected, rtol=1e-6)
     symbolic = layers.RandomCrop(4, 3)(hikeras.Input((5, 9, 2)))
     assert tuple(symbolic.shape) == (None, 4, 3, 2)
 
 
-def test_random_crop_in_training_of_a_small_image_crops_centrally_and_resizes():
+def test_random_crop_in_training_of_a_small_image_crops_centrally_and_resizes(rng):
     # Keras slices the target size from the centred aspect window's start and
     # resizes what that leaves: rows 0:3 (all there are), columns 3:7.
-    x = images(2, 3, 8, 1)
+    x = images(rng, 2, 3, 8, 1)
     out = layers.RandomCrop(5, 4, seed=0)(x, training=True)
     np.testing.assert_allclose(out, layers.Resizing(5, 4)(x[:, :, 3:7]), rtol=1e-6)
     # Equal height, larger width: a centred crop, no randomness.
-    x = images(2, 5, 8, 1)
+    x = images(rng, 2, 5, 8, 1)
     np.testing.assert_array_equal(layers.RandomCrop(5, 4, seed=0)(x, training=True),
                                   x[:, :, 2:6])
 
@@ -269,8 +267,8 @@ def test_random_crop_channels_first_single_image():
 
 
 # --------------------------------------------------------- RandomBrightness
-def test_random_brightness_shifts_each_image_uniformly_within_the_factor():
-    x = images(300, 3, 3, 2, low=100, high=150)
+def test_random_brightness_shifts_each_image_uniformly_within_the_factor(rng):
+    x = images(rng, 300, 3, 3, 2, low=100, high=150)
     out = layers.RandomBrightness(0.2, seed=0)(x, training=True)
     shift = (out - x).reshape(300, -1)
     np.testing.assert_allclose(shift, shift[:, :1].repeat(shift.shape[1], 1), atol=1e-4)
@@ -280,8 +278,8 @@ def test_random_brightness_shifts_each_image_uniformly_within_the_factor():
     assert len(np.unique(np.round(delta, 3))) > 250  # one draw per image
 
 
-def test_random_brightness_pair_factor_clipping_and_inference():
-    x = images(50, 2, 2, 1, low=0, high=1)
+def test_random_brightness_pair_factor_clipping_and_inference(rng):
+    x = images(rng, 50, 2, 2, 1, low=0, high=1)
     out = layers.RandomBrightness((0.1, 0.4), value_range=(0, 1), seed=1)(x, training=True)
     assert np.all(out >= np.minimum(x + 0.1, 1) - 1e-6) and np.all(out <= 1)
     layer = layers.RandomBrightness(0.3)
@@ -313,8 +311,8 @@ def _contrast_factors(x, out, axes=(1, 2)):
     return factors
 
 
-def test_random_contrast_scales_around_each_images_mean():
-    x = images(300, 4, 4, 3, low=100, high=150)
+def test_random_contrast_scales_around_each_images_mean(rng):
+    x = images(rng, 300, 4, 4, 3, low=100, high=150)
     out = layers.RandomContrast(0.5, seed=0)(x, training=True)
     factors = _contrast_factors(x, out)  # one per image, the same for every channel
     # Keras reads a single factor f as the range [1, 1 + f].
@@ -323,8 +321,8 @@ def test_random_contrast_scales_around_each_images_mean():
     np.testing.assert_allclose(out.mean(axis=(1, 2)), x.mean(axis=(1, 2)), rtol=1e-5)
 
 
-def test_random_contrast_pair_factor_and_channels_first():
-    x = images(200, 3, 4, 4, low=100, high=150)  # channels first
+def test_random_contrast_pair_factor_and_channels_first(rng):
+    x = images(rng, 200, 3, 4, 4, low=100, high=150)  # channels first
     out = layers.RandomContrast((0.2, 0.6), seed=1, data_format="channels_first")(
         x, training=True)
     factors = _contrast_factors(x, out, axes=(2, 3))
@@ -495,7 +493,7 @@ def test_geometric_layers_reject_bad_arguments(make, match):
 
 
 # -------------------------------------------------------------- in a model
-def test_augmentation_runs_in_fit_and_not_in_predict():
+def test_augmentation_runs_in_fit_and_not_in_predict(rng):
     model = hikeras.Sequential([
         hikeras.Input((6, 6, 1)),
         layers.RandomFlip(seed=0), layers.RandomCrop(4, 4, seed=0),
@@ -506,7 +504,7 @@ def test_augmentation_runs_in_fit_and_not_in_predict():
         layers.Resizing(2, 2), layers.Flatten(), layers.Dense(1),
     ])
     model.compile(optimizer="sgd", loss="mse")
-    x, y = images(8, 6, 6, 1), images(8, 1)
+    x, y = images(rng, 8, 6, 6, 1), images(rng, 8, 1)
     model.fit(x, y, epochs=1, batch_size=4, verbose=0)
     np.testing.assert_array_equal(model.predict(x, verbose=0), model.predict(x, verbose=0))
     assert not np.array_equal(model(x, training=True), model(x, training=True))

@@ -8,8 +8,9 @@ from hikeras import layers
 from tests.backend.test_ops_recurrent import gru_reference, lstm_reference, simple_rnn_reference
 from tests.helpers.layer_test import run_layer_test
 
-rng = np.random.default_rng(3)
-x = rng.standard_normal((3, 6, 4)).astype("float32")
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(3)
+x = _TABLE_RNG.standard_normal((3, 6, 4)).astype("float32")
 
 
 @pytest.mark.parametrize("cls, kwargs, expected_shape", [
@@ -33,7 +34,7 @@ def _weights(layer):
 
 
 @pytest.mark.parametrize("go_backwards", [False, True])
-def test_lstm_matches_the_equations_with_keras_gate_order(go_backwards):
+def test_lstm_matches_the_equations_with_keras_gate_order(go_backwards, rng):
     layer = layers.LSTM(5, return_sequences=True, return_state=True, go_backwards=go_backwards)
     layer(x)
     layer.set_weights([rng.uniform(-0.5, 0.5, w.shape) for w in layer.get_weights()])
@@ -46,7 +47,7 @@ def test_lstm_matches_the_equations_with_keras_gate_order(go_backwards):
 
 
 @pytest.mark.parametrize("reset_after", [True, False])
-def test_gru_matches_the_equations(reset_after):
+def test_gru_matches_the_equations(reset_after, rng):
     layer = layers.GRU(4, return_sequences=True, reset_after=reset_after)
     layer(x)
     layer.set_weights([rng.uniform(-0.5, 0.5, w.shape) for w in layer.get_weights()])
@@ -56,7 +57,7 @@ def test_gru_matches_the_equations(reset_after):
     assert layer.cell.bias.shape == ((2, 12) if reset_after else (12,))
 
 
-def test_simple_rnn_matches_the_equations_with_a_mask():
+def test_simple_rnn_matches_the_equations_with_a_mask(rng):
     layer = layers.SimpleRNN(4, return_sequences=True)
     mask = rng.random((3, 6)) > 0.3
     got = layer(x, mask=mask)
@@ -115,7 +116,7 @@ def test_initial_state_count_is_checked():
         layers.LSTM(3)(x, initial_state=[np.zeros((3, 3), "float32")])
 
 
-def test_initial_state_in_a_functional_model():
+def test_initial_state_in_a_functional_model(rng):
     seq = hikeras.Input((6, 4))
     h = hikeras.Input((5,))
     out = layers.GRU(5)(seq, initial_state=h)
@@ -157,7 +158,7 @@ def test_config_round_trip_and_keras_2_arguments():
         layers.LSTM(2, time_major=True)
 
 
-def test_cell_runs_one_step():
+def test_cell_runs_one_step(rng):
     cell = layers.LSTMCell(3)
     states = [rng.standard_normal((2, 3)).astype("float32") for _ in range(2)]
     h, (h_state, c_state) = cell(x[:2, 0], states)

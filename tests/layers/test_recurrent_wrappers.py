@@ -6,23 +6,11 @@ import pytest
 import hikeras
 from hikeras import layers
 from tests.backend.test_ops_recurrent import gru_reference, lstm_reference
-from tests.helpers.layer_test import run_layer_test
+from tests.helpers.layer_test import fresh, run_layer_test
 
-rng = np.random.default_rng(9)
-x = rng.standard_normal((3, 5, 4)).astype("float32")
-
-
-def _fresh(wrapper, make_inner, **kwargs):
-    """A class-like factory for `run_layer_test`: every construction wraps a new inner
-    layer (made when the harness has set the float type), `from_config` is the wrapper's."""
-
-    class Factory:
-        def __new__(cls, **more):
-            return wrapper(make_inner(), **kwargs, **more)
-
-        from_config = wrapper.from_config
-
-    return Factory
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(9)
+x = _TABLE_RNG.standard_normal((3, 5, 4)).astype("float32")
 
 
 def _f64(layer):
@@ -35,10 +23,10 @@ def _f64(layer):
 ])
 def test_bidirectional_harness(merge_mode, expected):
     hikeras.utils.set_random_seed(0)
-    factory = _fresh(layers.Bidirectional, lambda: layers.LSTM(3, return_sequences=True),
-                     merge_mode=merge_mode)
+    inner = fresh(lambda: layers.LSTM(3, return_sequences=True))
     # With merge_mode=None the harness trains on the first (forward) output only.
-    run_layer_test(factory, input_shape=(2, 5, 4), expected_output_shape=expected,
+    run_layer_test(layers.Bidirectional, {"layer": inner, "merge_mode": merge_mode},
+                   input_shape=(2, 5, 4), expected_output_shape=expected,
                    expected_num_trainable_weights=6, run_training_check=merge_mode is not None)
 
 
@@ -73,7 +61,7 @@ def test_bidirectional_masked_steps_output_zeros_in_both_directions():
     np.testing.assert_allclose(out, forward + backward[:, ::-1], rtol=1e-4, atol=1e-5)
 
 
-def test_bidirectional_states_and_initial_states():
+def test_bidirectional_states_and_initial_states(rng):
     layer = layers.Bidirectional(layers.LSTM(3, return_state=True))
     states = [rng.standard_normal((3, 3)).astype("float32") for _ in range(4)]
     out, h_f, _, h_b, c_b = layer(x, initial_state=states)
@@ -102,7 +90,7 @@ def test_bidirectional_custom_backward_layer_and_checks():
 
 
 def test_time_distributed_applies_the_layer_at_every_step():
-    run_layer_test(_fresh(layers.TimeDistributed, lambda: layers.Dense(2)),
+    run_layer_test(layers.TimeDistributed, {"layer": fresh(lambda: layers.Dense(2))},
                    input_shape=(2, 5, 4), expected_output_shape=(2, 5, 2),
                    expected_num_trainable_weights=2)
     layer = layers.TimeDistributed(layers.Dense(2))
@@ -115,7 +103,7 @@ def test_time_distributed_applies_the_layer_at_every_step():
         layers.TimeDistributed(layers.Dense(2))(np.ones((2, 3), "float32"))
 
 
-def test_time_distributed_passes_the_mask_to_a_layer_that_takes_one():
+def test_time_distributed_passes_the_mask_to_a_layer_that_takes_one(rng):
     class MaskSum(layers.Layer):
         def call(self, inputs, mask=None):
             return inputs * np.asarray(mask, "float32")[..., None]

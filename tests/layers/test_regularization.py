@@ -14,11 +14,12 @@ import hikeras
 from hikeras import layers
 from tests.helpers.layer_test import run_layer_test
 
-rng = np.random.default_rng(31)
 ALPHA_PRIME = -1.7580993408473766  # Keras's -scale * alpha of SELU
 
 
 @pytest.mark.parametrize("layer_cls, kwargs, shape", [
+    (layers.Dropout, {"rate": 0.5}, (3, 4)),
+    (layers.Dropout, {"rate": 0.3, "noise_shape": (None, 1, 4), "seed": 3}, (2, 3, 4)),
     (layers.SpatialDropout1D, {"rate": 0.3}, (2, 5, 3)),
     (layers.SpatialDropout2D, {"rate": 0.3, "seed": 4}, (2, 3, 4, 2)),
     (layers.SpatialDropout2D, {"rate": 0.3, "data_format": "channels_first"}, (2, 2, 3, 4)),
@@ -42,7 +43,7 @@ def test_regularization_harness(layer_cls, kwargs, shape):
     (layers.SpatialDropout3D, "channels_last", (32, 2, 3, 2, 16), 4),
     (layers.SpatialDropout3D, "channels_first", (32, 16, 2, 3, 2), 1),
 ])
-def test_spatial_dropout_drops_whole_feature_maps(layer_cls, data_format, shape, channel_axis):
+def test_spatial_dropout_drops_whole_feature_maps(layer_cls, data_format, shape, channel_axis, rng):
     rate = 0.4
     kwargs = {} if data_format is None else {"data_format": data_format}
     layer = layer_cls(rate, seed=5, **kwargs)
@@ -76,7 +77,7 @@ def test_spatial_dropout_checks_the_input_rank():
 
 
 # ----------------------------------------------------- noise statistics
-def test_gaussian_noise_adds_zero_mean_noise_of_stddev_in_training_only():
+def test_gaussian_noise_adds_zero_mean_noise_of_stddev_in_training_only(rng):
     stddev, n = 0.3, 200_000
     x = rng.standard_normal((n // 100, 100)).astype("float32")
     layer = layers.GaussianNoise(stddev, seed=1)
@@ -87,7 +88,7 @@ def test_gaussian_noise_adds_zero_mean_noise_of_stddev_in_training_only():
     assert abs(noise.var() - stddev ** 2) < 5 * stddev ** 2 * math.sqrt(2 / n)
 
 
-def test_gaussian_dropout_multiplies_by_noise_of_mean_one():
+def test_gaussian_dropout_multiplies_by_noise_of_mean_one(rng):
     rate, n = 0.3, 200_000
     stddev = math.sqrt(rate / (1 - rate))
     x = rng.uniform(0.5, 2.0, (n // 100, 100)).astype("float32")
@@ -103,7 +104,7 @@ def _alpha_dropout_affine(rate):
     return a, -a * ALPHA_PRIME * rate
 
 
-def test_alpha_dropout_sets_dropped_units_to_the_saturation_value_then_maps_affinely():
+def test_alpha_dropout_sets_dropped_units_to_the_saturation_value_then_maps_affinely(rng):
     rate = 0.25
     a, b = _alpha_dropout_affine(rate)
     x = rng.standard_normal((400, 50)).astype("float32")
@@ -115,7 +116,7 @@ def test_alpha_dropout_sets_dropped_units_to_the_saturation_value_then_maps_affi
     assert abs(dropped.mean() - rate) < 5 * math.sqrt(rate * (1 - rate) / x.size)
 
 
-def test_alpha_dropout_keeps_mean_zero_and_variance_one():
+def test_alpha_dropout_keeps_mean_zero_and_variance_one(rng):
     rate, n = 0.2, 400_000
     a, b = _alpha_dropout_affine(rate)
     x = rng.standard_normal((n // 100, 100)).astype("float32")
@@ -139,7 +140,7 @@ def test_alpha_dropout_noise_shape_shares_the_mask_along_broadcast_axes():
 
 @pytest.mark.parametrize("layer_cls", [layers.GaussianNoise, layers.GaussianDropout,
                                        layers.AlphaDropout, layers.SpatialDropout1D])
-def test_zero_rate_or_stddev_is_the_identity_in_training(layer_cls):
+def test_zero_rate_or_stddev_is_the_identity_in_training(layer_cls, rng):
     x = rng.standard_normal((2, 3, 4)).astype("float32")
     np.testing.assert_array_equal(layer_cls(0.0)(x, training=True), x)
 
@@ -193,7 +194,7 @@ def test_activity_regularization_adds_the_penalty_per_sample():
     assert [float(v) for v in unpenalised.losses] == [0.0]
 
 
-def test_activity_regularization_penalty_reaches_the_training_loss():
+def test_activity_regularization_penalty_reaches_the_training_loss(rng):
     x = rng.standard_normal((4, 3)).astype("float32")
     model = hikeras.Sequential([hikeras.Input((3,)),
                                 layers.ActivityRegularization(l1=0.1, l2=0.5)])

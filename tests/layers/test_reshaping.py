@@ -1,4 +1,5 @@
-"""Reshaping layers: Permute, RepeatVector, UpSampling, ZeroPadding, Cropping (1D-3D)."""
+"""Reshaping layers: Flatten, Reshape, Permute, RepeatVector, UpSampling, ZeroPadding,
+Cropping (1D-3D)."""
 
 
 import numpy as np
@@ -8,10 +9,12 @@ import hikeras
 from hikeras import layers
 from tests.helpers.layer_test import run_layer_test
 
-rng = np.random.default_rng(41)
-
 
 @pytest.mark.parametrize("layer_cls, kwargs, shape, expected", [
+    (layers.Flatten, {}, (2, 3, 4), (2, 12)),
+    (layers.Flatten, {"data_format": "channels_first"}, (2, 3, 4, 2), (2, 24)),
+    (layers.Reshape, {"target_shape": (4, 3)}, (2, 3, 4), (2, 4, 3)),
+    (layers.Reshape, {"target_shape": (-1, 2)}, (2, 3, 4), (2, 6, 2)),
     (layers.Permute, {"dims": (2, 1)}, (2, 3, 4), (2, 4, 3)),
     (layers.Permute, {"dims": (3, 1, 2)}, (2, 3, 4, 5), (2, 5, 3, 4)),
     (layers.RepeatVector, {"n": 3}, (2, 4), (2, 3, 4)),
@@ -48,7 +51,7 @@ def test_reshaping_harness(layer_cls, kwargs, shape, expected):
                    expected_num_trainable_weights=0, expected_num_non_trainable_weights=0)
 
 
-def test_permute_and_repeat_values():
+def test_permute_and_repeat_values(rng):
     x = rng.normal(size=(2, 3, 4)).astype("float32")
     out = layers.Permute((2, 1))(x)
     for n in range(2):
@@ -59,7 +62,7 @@ def test_permute_and_repeat_values():
         np.testing.assert_array_equal(repeated[:, step], v)
 
 
-def test_upsampling_nearest_repeats_each_pixel():
+def test_upsampling_nearest_repeats_each_pixel(rng):
     x = rng.normal(size=(1, 2, 3, 1)).astype("float32")
     out = layers.UpSampling2D((2, 3))(x)
     for i in range(4):
@@ -94,7 +97,7 @@ def test_padding_and_cropping_values():
 
 @pytest.mark.parametrize("data_format, axes", [("channels_last", (1, 2, 3)),
                                                ("channels_first", (2, 3, 4))])
-def test_3d_layers_match_numpy(data_format, axes):
+def test_3d_layers_match_numpy(data_format, axes, rng):
     x = rng.normal(size=(2, 3, 4, 5, 2)).astype("float32")
     if data_format == "channels_first":
         x = np.ascontiguousarray(np.moveaxis(x, -1, 1))

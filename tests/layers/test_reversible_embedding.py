@@ -7,8 +7,6 @@ import hikeras
 from hikeras import layers
 from tests.helpers.layer_test import run_layer_test
 
-rng = np.random.default_rng(53)
-
 
 class _Reversed(layers.ReversibleEmbedding):
     """Calls in reverse by default, so the harness exercises the projection."""
@@ -46,7 +44,7 @@ def test_tied_reverse_is_the_transposed_table():
     np.testing.assert_allclose(layer(np.array([[3, 1]])), table[[[3, 1]]])
 
 
-def test_untied_reverse_uses_its_own_table_and_soft_cap():
+def test_untied_reverse_uses_its_own_table_and_soft_cap(rng):
     layer = layers.ReversibleEmbedding(3, 2, tie_weights=False, logit_soft_cap=2.0)
     layer(np.array([0]))
     assert [w.name for w in layer.weights] == ["embeddings", "reverse_embeddings"]
@@ -78,7 +76,7 @@ def test_forward_masks_with_mask_zero_reverse_does_not():
     assert layer.compute_mask(hidden) is None
 
 
-def test_shared_in_a_functional_language_model_trains():
+def test_shared_in_a_functional_language_model_trains(rng):
     ids = hikeras.Input((4,), dtype="int32")
     embedding = layers.ReversibleEmbedding(7, 4)
     logits = embedding(layers.Dense(4)(embedding(ids)), reverse=True)

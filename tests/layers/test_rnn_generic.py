@@ -5,7 +5,8 @@ import pytest
 
 import hikeras
 from hikeras import layers, ops
-from tests.helpers.layer_test import run_layer_test
+from tests.helpers.layer_test import fresh, run_layer_test
+from tests.helpers.multi_input_layer_test import call_cell, run_multi_input_layer_test
 
 
 @hikeras.saving.register_keras_serializable(package="test_rnn_generic")
@@ -85,19 +86,43 @@ def test_masked_steps_keep_the_state_and_repeat_the_output():
     np.testing.assert_allclose(state, want_state, rtol=1e-5, atol=1e-6)
 
 
-class _MinimalRNN(layers.RNN):
-    """An RNN that makes its own cell, so each instance the harness creates has a fresh one."""
-
-    def __init__(self, cell=None, units=3, **kwargs):
-        super().__init__(cell or MinimalRNNCell(units), **kwargs)
-
-
 @pytest.mark.parametrize("options", [{"return_sequences": True},
                                      {"go_backwards": True, "return_state": True}])
 def test_layer_harness_with_a_custom_cell(options):
     expected = (2, 4, 3) if options.get("return_sequences") else [(2, 3), (2, 3)]
-    run_layer_test(_MinimalRNN, options, input_shape=(2, 4, 3),
-                   expected_output_shape=expected, expected_num_trainable_weights=2)
+    run_layer_test(layers.RNN, {"cell": fresh(lambda: MinimalRNNCell(3)), **options},
+                   input_shape=(2, 4, 3), expected_output_shape=expected,
+                   expected_num_trainable_weights=2)
+
+
+@pytest.mark.parametrize("make_cell, options, expected, weights", [
+    # A built-in cell runs as its fused sequence op.
+    (lambda: layers.GRUCell(3), {"return_sequences": True}, (2, 4, 3), 3),
+    # A list of cells is stacked (StackedRNNCells) and stepped one cell call at a time.
+    (lambda: [layers.LSTMCell(3), layers.SimpleRNNCell(2)], {"return_state": True},
+     [(2, 2), (2, 3), (2, 3), (2, 2)], 6),
+], ids=["fused", "stacked"])
+def test_layer_harness_with_builtin_cells(make_cell, options, expected, weights):
+    run_layer_test(layers.RNN, {"cell": fresh(make_cell), **options}, input_shape=(2, 4, 3),
+                   expected_output_shape=expected, expected_num_trainable_weights=weights)
+
+
+@pytest.mark.parametrize("cell_cls, kwargs, state_widths, output_width, weights", [
+    (layers.SimpleRNNCell, {"units": 3}, [3], 3, 3),
+    (layers.LSTMCell, {"units": 3}, [3, 3], 3, 3),
+    (layers.LSTMCell, {"units": 2, "use_bias": False, "unit_forget_bias": False}, [2, 2], 2, 2),
+    (layers.GRUCell, {"units": 3}, [3], 3, 3),
+    (layers.GRUCell, {"units": 2, "reset_after": False}, [2], 2, 3),
+    (layers.StackedRNNCells, {"cells": fresh(lambda: [layers.LSTMCell(3), layers.GRUCell(2)])},
+     [3, 3, 2], 2, 6),
+])
+def test_cell_step_harness(cell_cls, kwargs, state_widths, output_width, weights, rng):
+    """One step, `cell(x_t, states)`, with the states as inputs too (their gradients)."""
+    inputs = [rng.standard_normal((2, width)).astype("float32") for width in [4, *state_widths]]
+    run_multi_input_layer_test(cell_cls, kwargs, inputs, call=call_cell,
+                               expected_output_shape=[(2, output_width)]
+                               + [(2, width) for width in state_widths],
+                               expected_num_trainable_weights=weights)
 
 
 def test_builtin_cells_run_fused_and_equal_their_layers():

@@ -6,21 +6,7 @@ import pytest
 import hikeras
 from hikeras import layers
 from hikeras.layers.normalization.spectral_normalization import spectral_norm_step
-from tests.helpers.layer_test import run_layer_test
-
-rng = np.random.default_rng(41)
-
-
-def _fresh(make_inner, **kwargs):
-    """A class-like factory for `run_layer_test`: a new inner layer per construction."""
-
-    class Factory:
-        def __new__(cls, **more):
-            return layers.SpectralNormalization(make_inner(), **kwargs, **more)
-
-        from_config = layers.SpectralNormalization.from_config
-
-    return Factory
+from tests.helpers.layer_test import fresh, run_layer_test
 
 
 @pytest.mark.parametrize("make_inner, kwargs, input_shape, output_shape, trainable", [
@@ -30,8 +16,9 @@ def _fresh(make_inner, **kwargs):
 ])
 def test_layer_harness(make_inner, kwargs, input_shape, output_shape, trainable):
     # vector_u is non-trainable but refined by every training call.
-    run_layer_test(_fresh(make_inner, **kwargs), input_shape=input_shape,
-                   expected_output_shape=output_shape, expected_num_trainable_weights=trainable,
+    run_layer_test(layers.SpectralNormalization, {"layer": fresh(make_inner), **kwargs},
+                   input_shape=input_shape, expected_output_shape=output_shape,
+                   expected_num_trainable_weights=trainable,
                    expected_num_non_trainable_weights=1, non_trainable_may_change=True)
 
 
@@ -65,7 +52,7 @@ def test_one_power_iteration_by_hand():
                                rtol=1e-6)
 
 
-def test_power_iterations_converge_to_the_largest_singular_value():
+def test_power_iterations_converge_to_the_largest_singular_value(rng):
     kernel = rng.standard_normal((3, 3, 2, 4))
     _, normalized = spectral_norm_step(kernel, rng.standard_normal((1, 4)), 50)
     sigma = np.linalg.svd(kernel.reshape(-1, 4), compute_uv=False)[0]
@@ -103,7 +90,7 @@ def test_weights_in_keras_order_and_initial_u():
     assert u.shape == (1, 3) and np.abs(u).max() <= 0.04  # truncated at two stddevs of 0.02
 
 
-def test_fit_updates_u_and_a_saved_model_reloads(tmp_path):
+def test_fit_updates_u_and_a_saved_model_reloads(tmp_path, rng):
     x = rng.standard_normal((8, 4)).astype("float32")
     model = hikeras.Sequential([hikeras.Input((4,)),
                                 layers.SpectralNormalization(layers.Dense(2))])

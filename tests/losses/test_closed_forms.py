@@ -6,12 +6,13 @@ import pytest
 import hikeras
 from hikeras import losses
 
-RNG = np.random.default_rng(7)
-Y = RNG.normal(size=(5, 3))
-P = RNG.normal(size=(5, 3)) * 2
-POS_Y, POS_P = RNG.random((5, 3)) * 3, RNG.random((5, 3)) * 3 + 0.1
-B = RNG.integers(0, 2, (5, 3)).astype(float)
-PROB = np.clip(RNG.random((5, 3)), 0.05, 0.95)
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(7)
+Y = _TABLE_RNG.normal(size=(5, 3))
+P = _TABLE_RNG.normal(size=(5, 3)) * 2
+POS_Y, POS_P = _TABLE_RNG.random((5, 3)) * 3, _TABLE_RNG.random((5, 3)) * 3 + 0.1
+B = _TABLE_RNG.integers(0, 2, (5, 3)).astype(float)
+PROB = np.clip(_TABLE_RNG.random((5, 3)), 0.05, 0.95)
 
 
 def softplus(x):

@@ -125,7 +125,7 @@ def test_categorical_label_smoothing():
                                rtol=1e-6)
 
 
-def test_from_logits_matches_probabilities():
+def test_from_logits_matches_probabilities(rng):
     rng = np.random.default_rng(0)
     logits = rng.normal(scale=2.0, size=(6, 4))
     onehot = np.eye(4)[rng.integers(0, 4, size=6)]
@@ -154,7 +154,7 @@ def test_sparse_labels_of_shape_n_1_and_float_dtype():
                                expected)
 
 
-def test_sparse_segmentation_labels():
+def test_sparse_segmentation_labels(rng):
     rng = np.random.default_rng(1)
     p = _softmax(rng.normal(size=(2, 3, 3, 4)))
     labels = rng.integers(0, 4, size=(2, 3, 3))
@@ -303,8 +303,9 @@ def _gradient(loss, y, p, sample_weight=None):
     return np.asarray(analytic), numeric
 
 
-_RNG = np.random.default_rng(42)
-_LOGITS = _RNG.normal(size=(3, 4))
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(42)
+_LOGITS = _TABLE_RNG.normal(size=(3, 4))
 _PROBS = _softmax(_LOGITS)
 _ONEHOT = np.eye(4)[[0, 3, 1]]
 _WEIGHTS = np.array([0.5, 0.0, 2.0])

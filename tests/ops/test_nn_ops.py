@@ -8,8 +8,9 @@ import pytest
 from hikeras import backend, ops
 from hikeras.backend import GradientTape, SymbolicTensor
 
-rng = np.random.default_rng(1)
-X = rng.standard_normal((3, 5)).astype(np.float32)
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(1)
+X = _TABLE_RNG.standard_normal((3, 5)).astype(np.float32)
 LOG_1E7 = -math.log(1e-7)  # the cost of a clipped prediction of exactly 0: 16.118
 
 
@@ -81,7 +82,7 @@ def test_categorical_crossentropy_on_probabilities():
                                [-np.log(np.float32(1 - 1e-7))], rtol=1e-3)
 
 
-def test_categorical_crossentropy_from_logits_and_gradient():
+def test_categorical_crossentropy_from_logits_and_gradient(rng):
     labels = _softmax(rng.standard_normal((3, 5)))
     expected = -np.sum(labels * np.log(_softmax(X.astype(np.float64))), axis=-1)
     np.testing.assert_allclose(ops.categorical_crossentropy(labels, X, from_logits=True),
@@ -97,7 +98,7 @@ def test_categorical_crossentropy_from_logits_and_gradient():
         ops.categorical_crossentropy(np.zeros(3), X)
 
 
-def test_probability_crossentropy_gradient_matches_finite_differences():
+def test_probability_crossentropy_gradient_matches_finite_differences(rng):
     y_true = np.eye(5)[[1, 4, 2]]
     p = _softmax(rng.standard_normal((3, 5)))
     with GradientTape() as tape:
@@ -113,7 +114,7 @@ def test_probability_crossentropy_gradient_matches_finite_differences():
     np.testing.assert_allclose(np.sum(tape.gradient(loss, p) * direction), numeric, rtol=1e-6)
 
 
-def test_sparse_categorical_crossentropy():
+def test_sparse_categorical_crossentropy(rng):
     labels = np.array([1, 4, 0])
     probs = _softmax(X.astype(np.float64))
     expected = -np.log(probs[np.arange(3), labels])
@@ -180,7 +181,7 @@ def test_losses_on_tensors_under_a_tape():
                                atol=1e-7)
 
 
-def test_einsum_and_dot_product_attention_match_numpy():
+def test_einsum_and_dot_product_attention_match_numpy(rng):
     import numpy as np
 
     from hikeras import ops

@@ -6,10 +6,11 @@ import pytest
 from hikeras import backend, ops
 from hikeras.backend import GradientTape, SymbolicTensor, Tensor, Variable
 
-rng = np.random.default_rng(0)
-X = rng.standard_normal((3, 4)).astype(np.float32)
-Y = rng.standard_normal((4,)).astype(np.float32)
-POSITIVE = rng.uniform(0.5, 2.0, size=(3, 4)).astype(np.float32)
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(0)
+X = _TABLE_RNG.standard_normal((3, 4)).astype(np.float32)
+Y = _TABLE_RNG.standard_normal((4,)).astype(np.float32)
+POSITIVE = _TABLE_RNG.uniform(0.5, 2.0, size=(3, 4)).astype(np.float32)
 
 BINARY = [
     (ops.add, np.add), (ops.subtract, np.subtract), (ops.multiply, np.multiply),
@@ -83,7 +84,7 @@ def test_where_clip_and_nonzero():
 @pytest.mark.parametrize("s1, s2", [((3,), (3,)), ((2, 3), (3,)), ((2, 3), (3, 4)),
                                     ((2, 2, 3), (3, 4)), ((2, 3), (5, 3, 4)),
                                     ((2, 2, 3), (5, 3, 4)), ((), (3, 2))])
-def test_dot_follows_numpy(s1, s2):
+def test_dot_follows_numpy(s1, s2, rng):
     a, b = rng.standard_normal(s1), rng.standard_normal(s2)
     np.testing.assert_allclose(ops.dot(a, b), np.dot(a, b), rtol=1e-10)
     assert ops.matmul(X, X.T).shape == (3, 3)

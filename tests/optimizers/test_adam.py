@@ -9,10 +9,11 @@ import pytest
 from hikeras import optimizers
 from hikeras.backend import Variable
 
-RNG = np.random.default_rng(1)
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(1)
 SHAPES = [(4, 3), (3,), (2, 2, 2)]
-START = [RNG.standard_normal(s) for s in SHAPES]
-GRADS = [[RNG.standard_normal(s) for s in SHAPES] for _ in range(6)]
+START = [_TABLE_RNG.standard_normal(s) for s in SHAPES]
+GRADS = [[_TABLE_RNG.standard_normal(s) for s in SHAPES] for _ in range(6)]
 
 
 def reference_adam(steps, lr=0.01, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False,

@@ -6,9 +6,10 @@ import pytest
 from hikeras import optimizers
 from hikeras.backend import Variable
 
-RNG = np.random.default_rng(0)
-GRADS = [(RNG.standard_normal((3, 2)), RNG.standard_normal(2)) for _ in range(5)]
-START = (RNG.standard_normal((3, 2)), RNG.standard_normal(2))
+# Builds constant data at import only; a test draws from its own `rng` fixture.
+_TABLE_RNG = np.random.default_rng(0)
+GRADS = [(_TABLE_RNG.standard_normal((3, 2)), _TABLE_RNG.standard_normal(2)) for _ in range(5)]
+START = (_TABLE_RNG.standard_normal((3, 2)), _TABLE_RNG.standard_normal(2))
 
 
 def reference_sgd(lr, momentum, nesterov, steps):
