@@ -13,9 +13,12 @@ and `decode_predictions`.
 (None, 1280)
 """
 
-from . import (densenet, imagenet_utils, mobilenet, mobilenet_v2, mobilenet_v3, resnet,
-               resnet50, resnet_v2, vgg16, vgg19)
+from . import (densenet, imagenet_utils, inception_resnet_v2, inception_v3,
+               mobilenet, mobilenet_v2, mobilenet_v3, resnet, resnet50, resnet_v2, vgg16, vgg19,
+               xception)
 from .densenet import DenseNet121, DenseNet169, DenseNet201
+from .inception_resnet_v2 import InceptionResNetV2
+from .inception_v3 import InceptionV3
 from .mobilenet import MobileNet
 from .mobilenet_v2 import MobileNetV2
 from .mobilenet_v3 import MobileNetV3Large, MobileNetV3Small
@@ -23,10 +26,13 @@ from .resnet import ResNet50, ResNet101, ResNet152
 from .resnet_v2 import ResNet50V2, ResNet101V2, ResNet152V2
 from .vgg16 import VGG16
 from .vgg19 import VGG19
+from .xception import Xception
 
 __all__ = [
-    "DenseNet121", "DenseNet169", "DenseNet201", "MobileNet", "MobileNetV2", "MobileNetV3Large",
-    "MobileNetV3Small", "ResNet50", "ResNet50V2", "ResNet101", "ResNet101V2", "ResNet152",
-    "ResNet152V2", "VGG16", "VGG19", "densenet", "imagenet_utils", "mobilenet", "mobilenet_v2",
-    "mobilenet_v3", "resnet", "resnet50", "resnet_v2", "vgg16", "vgg19",
+    "DenseNet121", "DenseNet169", "DenseNet201", "InceptionResNetV2", "InceptionV3", "MobileNet", "MobileNetV2",
+    "MobileNetV3Large", "MobileNetV3Small", "ResNet50", "ResNet50V2", "ResNet101", "ResNet101V2",
+    "ResNet152", "ResNet152V2", "VGG16", "VGG19", "Xception",
+    "densenet", "imagenet_utils", "inception_resnet_v2", "inception_v3",
+    "mobilenet", "mobilenet_v2", "mobilenet_v3", "resnet", "resnet50", "resnet_v2", "vgg16",
+    "vgg19", "xception",
 ]

@@ -5,6 +5,11 @@ Not part of the test run, and not importable by hikeras's tests. In a separate e
     python3 -m venv ~/.venvs/tf && ~/.venvs/tf/bin/pip install tensorflow-cpu tf_keras
     ~/.venvs/tf/bin/python tests/applications/generate_fixtures.py
 
+To re-record some architectures or numeric cases only, keeping the rest of the files:
+
+    ~/.venvs/tf/bin/python tests/applications/generate_fixtures.py structures Xception
+    ~/.venvs/tf/bin/python tests/applications/generate_fixtures.py numerics xception_notop_avg
+
 It writes, under tests/applications/fixtures/:
 
 * `keras_structures.json.gz`: for every architecture in `STRUCTURE_CASES` and a
@@ -54,6 +59,10 @@ _COMMON = {
     "notop_max_75x90": {"include_top": False, "pooling": "max", "input_shape": [75, 90, 3]},
     "top_10_64": {"classes": 10, "input_shape": [64, 64, 3], "classifier_activation": None},
 }
+# Architectures whose smallest input is 71x71 or 75x75.
+_AT_LEAST_75 = {key: value for key, value in _COMMON.items() if key != "top_10_64"}
+_AT_LEAST_75["top_10_80"] = {"classes": 10, "input_shape": [80, 80, 3],
+                             "classifier_activation": None}
 _V3 = {
     "minimalistic": {"minimalistic": True},
     "alpha075_notop": {"alpha": 0.75, "include_top": False},
@@ -80,6 +89,9 @@ STRUCTURE_CASES = {
     "DenseNet121": dict(_COMMON),
     "DenseNet169": dict(_COMMON),
     "DenseNet201": dict(_COMMON),
+    "Xception": dict(_AT_LEAST_75),
+    "InceptionV3": dict(_AT_LEAST_75),
+    "InceptionResNetV2": dict(_AT_LEAST_75),
 }
 
 # name -> (constructor, kwargs, input shape with batch, pixel range of the input)
@@ -118,6 +130,13 @@ NUMERIC_CASES = {
                                               "input_shape": [32, 32, 3]}, [2, 32, 32, 3], _UNIT),
     "densenet169_top": ("DenseNet169", {"classes": 10, "input_shape": [32, 32, 3]},
                         [2, 32, 32, 3], _UNIT),
+    "xception_notop_avg": ("Xception", {"include_top": False, "pooling": "avg",
+                                        "input_shape": [71, 71, 3]}, [2, 71, 71, 3], _UNIT),
+    "inceptionv3_top": ("InceptionV3", {"classes": 10, "input_shape": [75, 75, 3]},
+                        [2, 75, 75, 3], _UNIT),
+    "inceptionresnetv2_notop_max": ("InceptionResNetV2", {
+        "include_top": False, "pooling": "max", "input_shape": [75, 75, 3]}, [2, 75, 75, 3],
+        _UNIT),
 }
 # Cases whose weights are also kept as the files Keras writes: case -> formats. tf_keras
 # names MobileNetV3's layers as the published files do (`expanded_conv/depthwise/BatchNorm`).
@@ -142,9 +161,22 @@ def describe(model):
             "params": [total, trainable, total - trainable], "layers": layers}
 
 
-def record_structures(keras):
+def _selected(table, only):
+    """`table` restricted to the names in `only` (all of it when `only` is empty)."""
+    unknown = set(only) - set(table)
+    if unknown:
+        raise SystemExit(f"unknown names: {sorted(unknown)}")
+    return {key: value for key, value in table.items() if not only or key in only}
+
+
+def record_structures(keras, only=()):
+    """Keras 3's structures; with `only`, those architectures replace theirs in the kept file."""
+    path = os.path.join(OUT, "keras_structures.json.gz")
     structures = {}
-    for arch, cases in STRUCTURE_CASES.items():
+    if only and os.path.exists(path):
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            structures = json.load(f)
+    for arch, cases in _selected(STRUCTURE_CASES, only).items():
         constructor = getattr(keras.applications, arch)
         structures[arch] = {}
         for label, kwargs in cases.items():
@@ -154,17 +186,22 @@ def record_structures(keras):
             structures[arch][label] = {"kwargs": cases[label], **describe(model)}
             print(f"structure {arch} {label}: {model.count_params()} params", flush=True)
         keras.backend.clear_session()
-    path = os.path.join(OUT, "keras_structures.json.gz")
     with gzip.open(path, "wt", encoding="utf-8") as f:
         json.dump(structures, f, separators=(",", ":"))
     print(f"wrote {path} ({os.path.getsize(path)} bytes)")
 
 
-def record_numerics(keras):
+def record_numerics(keras, only=()):
+    """Keras 3's outputs; with `only`, those cases replace theirs in the kept files."""
     import tf_keras
 
     arrays, cases = {}, {}
-    for case, (arch, kwargs, input_shape, (low, high)) in NUMERIC_CASES.items():
+    if only:
+        with np.load(os.path.join(OUT, "keras_outputs.npz"), allow_pickle=False) as kept:
+            arrays = {key: kept[key] for key in kept.files}
+        with open(os.path.join(OUT, "keras_numerics.json"), encoding="utf-8") as f:
+            cases = json.load(f)["cases"]
+    for case, (arch, kwargs, input_shape, (low, high)) in _selected(NUMERIC_CASES, only).items():
         keras.backend.clear_session()
         call_kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in kwargs.items()}
         model = getattr(keras.applications, arch)(weights=None, **call_kwargs)
@@ -264,11 +301,14 @@ def main():
         record_full_files(sys.argv[2])
         return
     os.makedirs(OUT, exist_ok=True)
-    which = sys.argv[1:] or ["numerics", "structures"]
-    if "numerics" in which:
-        record_numerics(keras)
-    if "structures" in which:
-        record_structures(keras)
+    # `numerics` and/or `structures`, optionally followed by the names of the numeric
+    # cases or architectures to re-record (the others are kept as they are).
+    which = sys.argv[1:2] or ["all"]
+    only = tuple(sys.argv[2:])
+    if which[0] in ("numerics", "all"):
+        record_numerics(keras, only)
+    if which[0] in ("structures", "all"):
+        record_structures(keras, only)
 
 
 if __name__ == "__main__":
