@@ -13,10 +13,15 @@ and `decode_predictions`.
 (None, 1280)
 """
 
-from . import (densenet, imagenet_utils, inception_resnet_v2, inception_v3,
-               mobilenet, mobilenet_v2, mobilenet_v3, resnet, resnet50, resnet_v2, vgg16, vgg19,
-               xception)
+from . import (densenet, efficientnet, efficientnet_v2, imagenet_utils, inception_resnet_v2,
+               inception_v3, mobilenet, mobilenet_v2, mobilenet_v3, resnet, resnet50, resnet_v2,
+               vgg16, vgg19, xception)
 from .densenet import DenseNet121, DenseNet169, DenseNet201
+from .efficientnet import (EfficientNetB0, EfficientNetB1, EfficientNetB2, EfficientNetB3,
+                           EfficientNetB4, EfficientNetB5, EfficientNetB6, EfficientNetB7)
+from .efficientnet_v2 import (EfficientNetV2B0, EfficientNetV2B1, EfficientNetV2B2,
+                              EfficientNetV2B3, EfficientNetV2L, EfficientNetV2M,
+                              EfficientNetV2S)
 from .inception_resnet_v2 import InceptionResNetV2
 from .inception_v3 import InceptionV3
 from .mobilenet import MobileNet
@@ -29,10 +34,14 @@ from .vgg19 import VGG19
 from .xception import Xception
 
 __all__ = [
-    "DenseNet121", "DenseNet169", "DenseNet201", "InceptionResNetV2", "InceptionV3", "MobileNet", "MobileNetV2",
-    "MobileNetV3Large", "MobileNetV3Small", "ResNet50", "ResNet50V2", "ResNet101", "ResNet101V2",
-    "ResNet152", "ResNet152V2", "VGG16", "VGG19", "Xception",
-    "densenet", "imagenet_utils", "inception_resnet_v2", "inception_v3",
-    "mobilenet", "mobilenet_v2", "mobilenet_v3", "resnet", "resnet50", "resnet_v2", "vgg16",
-    "vgg19", "xception",
+    "DenseNet121", "DenseNet169", "DenseNet201", "EfficientNetB0", "EfficientNetB1",
+    "EfficientNetB2", "EfficientNetB3", "EfficientNetB4", "EfficientNetB5", "EfficientNetB6",
+    "EfficientNetB7", "EfficientNetV2B0", "EfficientNetV2B1", "EfficientNetV2B2",
+    "EfficientNetV2B3", "EfficientNetV2L", "EfficientNetV2M", "EfficientNetV2S",
+    "InceptionResNetV2", "InceptionV3", "MobileNet", "MobileNetV2", "MobileNetV3Large",
+    "MobileNetV3Small", "ResNet50", "ResNet50V2", "ResNet101", "ResNet101V2", "ResNet152",
+    "ResNet152V2", "VGG16", "VGG19", "Xception",
+    "densenet", "efficientnet", "efficientnet_v2", "imagenet_utils", "inception_resnet_v2",
+    "inception_v3", "mobilenet", "mobilenet_v2", "mobilenet_v3", "resnet", "resnet50",
+    "resnet_v2", "vgg16", "vgg19", "xception",
 ]

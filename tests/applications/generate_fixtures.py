@@ -92,6 +92,13 @@ STRUCTURE_CASES = {
     "Xception": dict(_AT_LEAST_75),
     "InceptionV3": dict(_AT_LEAST_75),
     "InceptionResNetV2": dict(_AT_LEAST_75),
+    "EfficientNetB0": dict(_COMMON),
+    **{f"EfficientNetB{i}": {key: _COMMON[key] for key in ("default", "notop_avg_96")}
+       for i in range(1, 8)},
+    "EfficientNetV2B0": dict(_COMMON, no_preprocessing={"include_preprocessing": False},
+                             gray_notop={"include_top": False, "input_shape": [64, 64, 1]}),
+    **{f"EfficientNetV2{v}": {key: _COMMON[key] for key in ("default", "notop_avg_96")}
+       for v in ("B1", "B2", "B3", "S", "M", "L")},
 }
 
 # name -> (constructor, kwargs, input shape with batch, pixel range of the input)
@@ -137,6 +144,16 @@ NUMERIC_CASES = {
     "inceptionresnetv2_notop_max": ("InceptionResNetV2", {
         "include_top": False, "pooling": "max", "input_shape": [75, 75, 3]}, [2, 75, 75, 3],
         _UNIT),
+    "efficientnetb0_top": ("EfficientNetB0", {"classes": 10, "input_shape": [32, 32, 3]},
+                           [2, 32, 32, 3], _PIXELS),
+    "efficientnetb2_notop_max": ("EfficientNetB2", {"include_top": False, "pooling": "max",
+                                                    "input_shape": [33, 35, 3]},
+                                 [2, 33, 35, 3], _PIXELS),
+    "efficientnetv2b0_top": ("EfficientNetV2B0", {"classes": 10, "input_shape": [32, 32, 3]},
+                             [2, 32, 32, 3], _PIXELS),
+    "efficientnetv2s_notop_avg": ("EfficientNetV2S", {"include_top": False, "pooling": "avg",
+                                                      "input_shape": [32, 32, 3]},
+                                  [2, 32, 32, 3], _PIXELS),
 }
 # Cases whose weights are also kept as the files Keras writes: case -> formats. tf_keras
 # names MobileNetV3's layers as the published files do (`expanded_conv/depthwise/BatchNorm`).
