@@ -13,9 +13,10 @@ and `decode_predictions`.
 (None, 1280)
 """
 
-from . import (densenet, efficientnet, efficientnet_v2, imagenet_utils, inception_resnet_v2,
-               inception_v3, mobilenet, mobilenet_v2, mobilenet_v3, resnet, resnet50, resnet_v2,
-               vgg16, vgg19, xception)
+from . import (convnext, densenet, efficientnet, efficientnet_v2, imagenet_utils,
+               inception_resnet_v2, inception_v3, mobilenet, mobilenet_v2, mobilenet_v3, resnet,
+               resnet50, resnet_v2, vgg16, vgg19, xception)
+from .convnext import ConvNeXtBase, ConvNeXtLarge, ConvNeXtSmall, ConvNeXtTiny, ConvNeXtXLarge
 from .densenet import DenseNet121, DenseNet169, DenseNet201
 from .efficientnet import (EfficientNetB0, EfficientNetB1, EfficientNetB2, EfficientNetB3,
                            EfficientNetB4, EfficientNetB5, EfficientNetB6, EfficientNetB7)
@@ -34,6 +35,7 @@ from .vgg19 import VGG19
 from .xception import Xception
 
 __all__ = [
+    "ConvNeXtBase", "ConvNeXtLarge", "ConvNeXtSmall", "ConvNeXtTiny", "ConvNeXtXLarge",
     "DenseNet121", "DenseNet169", "DenseNet201", "EfficientNetB0", "EfficientNetB1",
     "EfficientNetB2", "EfficientNetB3", "EfficientNetB4", "EfficientNetB5", "EfficientNetB6",
     "EfficientNetB7", "EfficientNetV2B0", "EfficientNetV2B1", "EfficientNetV2B2",
@@ -41,7 +43,7 @@ __all__ = [
     "InceptionResNetV2", "InceptionV3", "MobileNet", "MobileNetV2", "MobileNetV3Large",
     "MobileNetV3Small", "ResNet50", "ResNet50V2", "ResNet101", "ResNet101V2", "ResNet152",
     "ResNet152V2", "VGG16", "VGG19", "Xception",
-    "densenet", "efficientnet", "efficientnet_v2", "imagenet_utils", "inception_resnet_v2",
-    "inception_v3", "mobilenet", "mobilenet_v2", "mobilenet_v3", "resnet", "resnet50",
-    "resnet_v2", "vgg16", "vgg19", "xception",
+    "convnext", "densenet", "efficientnet", "efficientnet_v2", "imagenet_utils",
+    "inception_resnet_v2", "inception_v3", "mobilenet", "mobilenet_v2", "mobilenet_v3", "resnet",
+    "resnet50", "resnet_v2", "vgg16", "vgg19", "xception",
 ]

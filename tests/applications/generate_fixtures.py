@@ -99,6 +99,9 @@ STRUCTURE_CASES = {
                              gray_notop={"include_top": False, "input_shape": [64, 64, 1]}),
     **{f"EfficientNetV2{v}": {key: _COMMON[key] for key in ("default", "notop_avg_96")}
        for v in ("B1", "B2", "B3", "S", "M", "L")},
+    "ConvNeXtTiny": dict(_COMMON, no_preprocessing={"include_preprocessing": False}),
+    **{f"ConvNeXt{v}": {key: _COMMON[key] for key in ("default", "notop_avg_96")}
+       for v in ("Small", "Base", "Large", "XLarge")},
 }
 
 # name -> (constructor, kwargs, input shape with batch, pixel range of the input)
@@ -154,6 +157,11 @@ NUMERIC_CASES = {
     "efficientnetv2s_notop_avg": ("EfficientNetV2S", {"include_top": False, "pooling": "avg",
                                                       "input_shape": [32, 32, 3]},
                                   [2, 32, 32, 3], _PIXELS),
+    "convnext_tiny_top": ("ConvNeXtTiny", {"classes": 10, "input_shape": [32, 32, 3]},
+                          [2, 32, 32, 3], _PIXELS),
+    "convnext_small_notop_max": ("ConvNeXtSmall", {"include_top": False, "pooling": "max",
+                                                   "input_shape": [32, 32, 3]},
+                                 [2, 32, 32, 3], _PIXELS),
 }
 # Cases whose weights are also kept as the files Keras writes: case -> formats. tf_keras
 # names MobileNetV3's layers as the published files do (`expanded_conv/depthwise/BatchNorm`).

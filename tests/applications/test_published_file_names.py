@@ -42,6 +42,10 @@ CASES = [
      "f6abf7b5849ac99a89b50dd3fd532856"),
     ("EfficientNetV2L", {}, _KERAS_APPS + "efficientnet_v2/efficientnetv2-l.h5",
      "27e6d408b53c7ebc868fefa357689935"),
+    ("ConvNeXtTiny", {}, _KERAS_APPS + "convnext/convnext_tiny.h5",
+     "8ae6e78ce2933352b1ef4008e6dd2f17bc40771563877d156bc6426c7cf503ff"),
+    ("ConvNeXtXLarge", {"include_top": False}, _KERAS_APPS + "convnext/convnext_xlarge_notop.h5",
+     "de3f8a54174130e0cecdc71583354753d557fcf1f4487331558e2a16ba0cfe05"),
 ]
 
 
