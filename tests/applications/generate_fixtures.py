@@ -102,6 +102,8 @@ STRUCTURE_CASES = {
     "ConvNeXtTiny": dict(_COMMON, no_preprocessing={"include_preprocessing": False}),
     **{f"ConvNeXt{v}": {key: _COMMON[key] for key in ("default", "notop_avg_96")}
        for v in ("Small", "Base", "Large", "XLarge")},
+    "NASNetMobile": dict(_COMMON),
+    "NASNetLarge": {key: _COMMON[key] for key in ("default", "notop_avg_96")},
 }
 
 # name -> (constructor, kwargs, input shape with batch, pixel range of the input)
@@ -162,6 +164,8 @@ NUMERIC_CASES = {
     "convnext_small_notop_max": ("ConvNeXtSmall", {"include_top": False, "pooling": "max",
                                                    "input_shape": [32, 32, 3]},
                                  [2, 32, 32, 3], _PIXELS),
+    "nasnetmobile_top": ("NASNetMobile", {"classes": 10, "input_shape": [32, 32, 3]},
+                         [2, 32, 32, 3], _UNIT),
 }
 # Cases whose weights are also kept as the files Keras writes: case -> formats. tf_keras
 # names MobileNetV3's layers as the published files do (`expanded_conv/depthwise/BatchNorm`).
