@@ -272,6 +272,10 @@ def record_numerics(keras, only=()):
 
 # Every architecture without its top (the VGG tops alone hold 120M parameters), small input.
 FULL_FILE_KWARGS = {"include_top": False, "pooling": "avg", "input_shape": [32, 32, 3]}
+# Architectures whose smallest input is larger than 32x32.
+FULL_FILE_SIZES = {"Xception": 71, "InceptionV3": 75, "InceptionResNetV2": 75}
+# Architectures that take [0, 255] pixels (they rescale their input themselves).
+PIXEL_INPUTS = ("MobileNetV3", "EfficientNet", "ConvNeXt")
 
 
 def copy_weights_by_topology(source, target):
@@ -286,23 +290,33 @@ def copy_weights_by_topology(source, target):
     assert len(sources) == len(targets), (len(sources), len(targets))
     for theirs, ours in zip(sources, targets):
         ours.set_weights(theirs.get_weights())
+        if hasattr(ours, "finalize_state"):  # Normalization re-reads its statistics
+            ours.finalize_state()
 
 
-def record_full_files(folder):
+def record_full_files(folder, only=()):
     """One seeded Keras 3 `.weights.h5` and one tf_keras `.h5` per architecture in `folder`.
 
     Keras 3's model gets the seeded weights; tf_keras's model gets the same arrays by
     topology, and its outputs must match Keras 3's (recorded) before its file is kept.
+    With `only`, just those architectures (their files added to those in `folder`).
     """
     import keras
     import tf_keras
 
     os.makedirs(folder, exist_ok=True)
     arrays, cases = {}, {}
-    kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in FULL_FILE_KWARGS.items()}
-    for arch in STRUCTURE_CASES:
-        pixels = arch.startswith("MobileNetV3")  # they rescale their input themselves
-        x = seeded_images([2, 32, 32, 3], *(_PIXELS if pixels else _UNIT))
+    if only and os.path.exists(os.path.join(folder, "cases.json")):
+        with np.load(os.path.join(folder, "outputs.npz")) as kept:
+            arrays = {key: kept[key] for key in kept.files}
+        with open(os.path.join(folder, "cases.json"), encoding="utf-8") as f:
+            cases = json.load(f)["cases"]
+    for arch in _selected(STRUCTURE_CASES, only):
+        pixels = arch.startswith(PIXEL_INPUTS)
+        size = FULL_FILE_SIZES.get(arch, 32)
+        arch_kwargs = dict(FULL_FILE_KWARGS, input_shape=[size, size, 3])
+        kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in arch_kwargs.items()}
+        x = seeded_images([2, size, size, 3], *(_PIXELS if pixels else _UNIT))
         keras.backend.clear_session()
         model = getattr(keras.applications, arch)(weights=None, **kwargs)
         seed_model(model)
@@ -314,7 +328,7 @@ def record_full_files(folder):
         np.testing.assert_allclose(tf_model.predict(x, verbose=0), arrays[arch], rtol=1e-4,
                                    atol=1e-5 * max(1.0, float(np.abs(arrays[arch]).max())))
         tf_model.save_weights(os.path.join(folder, f"{arch}.h5"))
-        cases[arch] = {"kwargs": FULL_FILE_KWARGS, "files": [f"{arch}.h5", f"{arch}.weights.h5"],
+        cases[arch] = {"kwargs": arch_kwargs, "files": [f"{arch}.h5", f"{arch}.weights.h5"],
                        "input_range": list(_PIXELS if pixels else _UNIT)}
         print(f"full files {arch}", flush=True)
     np.savez(os.path.join(folder, "outputs.npz"), **arrays)
@@ -327,7 +341,7 @@ def main():
     import keras
 
     if sys.argv[1:2] == ["full_files"]:
-        record_full_files(sys.argv[2])
+        record_full_files(sys.argv[2], tuple(sys.argv[3:]))
         return
     os.makedirs(OUT, exist_ok=True)
     # `numerics` and/or `structures`, optionally followed by the names of the numeric
