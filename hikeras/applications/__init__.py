@@ -35,6 +35,12 @@ from .vgg16 import VGG16
 from .vgg19 import VGG19
 from .xception import Xception
 
+# The layers some architectures define, for rebuilding saved models (Keras finds them by
+# importing their module; hikeras never imports by name, so it keeps them here).
+APPLICATION_LAYERS = {"CustomScaleLayer": inception_resnet_v2.CustomScaleLayer,
+                      "LayerScale": convnext.LayerScale,
+                      "StochasticDepth": convnext.StochasticDepth}
+
 __all__ = [
     "ConvNeXtBase", "ConvNeXtLarge", "ConvNeXtSmall", "ConvNeXtTiny", "ConvNeXtXLarge",
     "DenseNet121", "DenseNet169", "DenseNet201", "EfficientNetB0", "EfficientNetB1",

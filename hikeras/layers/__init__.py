@@ -44,7 +44,9 @@ def serialize(layer):
 
 def deserialize(config, custom_objects=None):
     """Rebuilds a layer (or model) from `serialize()` output."""
-    from .. import models  # models are layers too; imported late (they import layers)
+    from .. import applications, models  # imported late: they import layers
 
-    table = dict(_LAYERS, **models.MODEL_CLASSES)
+    # Models are layers too, and so are the applications' own layers (ConvNeXt's
+    # LayerScale, ...), which Keras finds by importing their module.
+    table = dict(_LAYERS, **models.MODEL_CLASSES, **applications.APPLICATION_LAYERS)
     return deserialize_keras_object(config, table, custom_objects, "layer")

@@ -62,3 +62,21 @@ def test_imagenet_needs_the_variant_in_the_name(tmp_path, monkeypatch):
         applications.ConvNeXtTiny(weights="imagenet", name="backbone")
     with pytest.raises(FileNotFoundError, match="convnext_small_notop.h5"):
         applications.ConvNeXtSmall(weights="imagenet", include_top=False)
+
+
+@pytest.mark.parametrize("suffix", [".keras", ".h5"])
+def test_whole_model_saves_and_loads_without_custom_objects(tmp_path, suffix):
+    # LayerScale, StochasticDepth (and InceptionResNetV2's CustomScaleLayer) are known to
+    # deserialisation, as Keras finds them through their module.
+    import hikeras
+
+    model = _tiny(include_top=False, pooling="avg", drop_path_rate=0.2)
+    seed_model(model)
+    path = str(tmp_path / f"convnext{suffix}")
+    model.save(path)
+    loaded = hikeras.models.load_model(path)
+    x = seeded_images([2, 32, 32, 3], 0.0, 255.0)
+    np.testing.assert_allclose(loaded.predict(x, verbose=0), model.predict(x, verbose=0),
+                               rtol=1e-6)
+    assert type(loaded.get_layer("convnext_test_stage_3_block_0_stochastic_depth")) is \
+        StochasticDepth
