@@ -35,4 +35,3 @@ for _module in _family_modules():
         __all__.append(_name)
         if isinstance(_obj, type) and issubclass(_obj, Layer):
             register_layer_classes({_name: _obj})
-

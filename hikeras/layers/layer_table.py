@@ -16,7 +16,7 @@ LAYER_CLASSES = {}
 
 
 def register_layer_classes(classes):
-    """Adds `{name: class}` entries to the table (called by `hikeras.layers` and `hikeras.models`)."""
+    """Adds `{name: class}` entries to the table (called by `hikeras.layers`, `hikeras.models` and `hikeras.applications`)."""
     LAYER_CLASSES.update(classes)
 
 

@@ -5,6 +5,11 @@ Not part of the test run, and not importable by hikeras's tests. In a separate e
     python3 -m venv ~/.venvs/tf && ~/.venvs/tf/bin/pip install tensorflow-cpu tf_keras
     ~/.venvs/tf/bin/python tests/applications/generate_fixtures.py
 
+To re-record some architectures or numeric cases only, keeping the rest of the files:
+
+    ~/.venvs/tf/bin/python tests/applications/generate_fixtures.py structures Xception
+    ~/.venvs/tf/bin/python tests/applications/generate_fixtures.py numerics xception_notop_avg
+
 It writes, under tests/applications/fixtures/:
 
 * `keras_structures.json.gz`: for every architecture in `STRUCTURE_CASES` and a
@@ -54,6 +59,10 @@ _COMMON = {
     "notop_max_75x90": {"include_top": False, "pooling": "max", "input_shape": [75, 90, 3]},
     "top_10_64": {"classes": 10, "input_shape": [64, 64, 3], "classifier_activation": None},
 }
+# Architectures whose smallest input is 71x71 or 75x75.
+_AT_LEAST_75 = {key: value for key, value in _COMMON.items() if key != "top_10_64"}
+_AT_LEAST_75["top_10_80"] = {"classes": 10, "input_shape": [80, 80, 3],
+                             "classifier_activation": None}
 _V3 = {
     "minimalistic": {"minimalistic": True},
     "alpha075_notop": {"alpha": 0.75, "include_top": False},
@@ -80,6 +89,21 @@ STRUCTURE_CASES = {
     "DenseNet121": dict(_COMMON),
     "DenseNet169": dict(_COMMON),
     "DenseNet201": dict(_COMMON),
+    "Xception": dict(_AT_LEAST_75),
+    "InceptionV3": dict(_AT_LEAST_75),
+    "InceptionResNetV2": dict(_AT_LEAST_75),
+    "EfficientNetB0": dict(_COMMON),
+    **{f"EfficientNetB{i}": {key: _COMMON[key] for key in ("default", "notop_avg_96")}
+       for i in range(1, 8)},
+    "EfficientNetV2B0": dict(_COMMON, no_preprocessing={"include_preprocessing": False},
+                             gray_notop={"include_top": False, "input_shape": [64, 64, 1]}),
+    **{f"EfficientNetV2{v}": {key: _COMMON[key] for key in ("default", "notop_avg_96")}
+       for v in ("B1", "B2", "B3", "S", "M", "L")},
+    "ConvNeXtTiny": dict(_COMMON, no_preprocessing={"include_preprocessing": False}),
+    **{f"ConvNeXt{v}": {key: _COMMON[key] for key in ("default", "notop_avg_96")}
+       for v in ("Small", "Base", "Large", "XLarge")},
+    "NASNetMobile": dict(_COMMON),
+    "NASNetLarge": {key: _COMMON[key] for key in ("default", "notop_avg_96")},
 }
 
 # name -> (constructor, kwargs, input shape with batch, pixel range of the input)
@@ -118,6 +142,30 @@ NUMERIC_CASES = {
                                               "input_shape": [32, 32, 3]}, [2, 32, 32, 3], _UNIT),
     "densenet169_top": ("DenseNet169", {"classes": 10, "input_shape": [32, 32, 3]},
                         [2, 32, 32, 3], _UNIT),
+    "xception_notop_avg": ("Xception", {"include_top": False, "pooling": "avg",
+                                        "input_shape": [71, 71, 3]}, [2, 71, 71, 3], _UNIT),
+    "inceptionv3_top": ("InceptionV3", {"classes": 10, "input_shape": [75, 75, 3]},
+                        [2, 75, 75, 3], _UNIT),
+    "inceptionresnetv2_notop_max": ("InceptionResNetV2", {
+        "include_top": False, "pooling": "max", "input_shape": [75, 75, 3]}, [2, 75, 75, 3],
+        _UNIT),
+    "efficientnetb0_top": ("EfficientNetB0", {"classes": 10, "input_shape": [32, 32, 3]},
+                           [2, 32, 32, 3], _PIXELS),
+    "efficientnetb2_notop_max": ("EfficientNetB2", {"include_top": False, "pooling": "max",
+                                                    "input_shape": [33, 35, 3]},
+                                 [2, 33, 35, 3], _PIXELS),
+    "efficientnetv2b0_top": ("EfficientNetV2B0", {"classes": 10, "input_shape": [32, 32, 3]},
+                             [2, 32, 32, 3], _PIXELS),
+    "efficientnetv2s_notop_avg": ("EfficientNetV2S", {"include_top": False, "pooling": "avg",
+                                                      "input_shape": [32, 32, 3]},
+                                  [2, 32, 32, 3], _PIXELS),
+    "convnext_tiny_top": ("ConvNeXtTiny", {"classes": 10, "input_shape": [32, 32, 3]},
+                          [2, 32, 32, 3], _PIXELS),
+    "convnext_small_notop_max": ("ConvNeXtSmall", {"include_top": False, "pooling": "max",
+                                                   "input_shape": [32, 32, 3]},
+                                 [2, 32, 32, 3], _PIXELS),
+    "nasnetmobile_top": ("NASNetMobile", {"classes": 10, "input_shape": [32, 32, 3]},
+                         [2, 32, 32, 3], _UNIT),
 }
 # Cases whose weights are also kept as the files Keras writes: case -> formats. tf_keras
 # names MobileNetV3's layers as the published files do (`expanded_conv/depthwise/BatchNorm`).
@@ -142,9 +190,22 @@ def describe(model):
             "params": [total, trainable, total - trainable], "layers": layers}
 
 
-def record_structures(keras):
+def _selected(table, only):
+    """`table` restricted to the names in `only` (all of it when `only` is empty)."""
+    unknown = set(only) - set(table)
+    if unknown:
+        raise SystemExit(f"unknown names: {sorted(unknown)}")
+    return {key: value for key, value in table.items() if not only or key in only}
+
+
+def record_structures(keras, only=()):
+    """Keras 3's structures; with `only`, those architectures replace theirs in the kept file."""
+    path = os.path.join(OUT, "keras_structures.json.gz")
     structures = {}
-    for arch, cases in STRUCTURE_CASES.items():
+    if only and os.path.exists(path):
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            structures = json.load(f)
+    for arch, cases in _selected(STRUCTURE_CASES, only).items():
         constructor = getattr(keras.applications, arch)
         structures[arch] = {}
         for label, kwargs in cases.items():
@@ -154,17 +215,22 @@ def record_structures(keras):
             structures[arch][label] = {"kwargs": cases[label], **describe(model)}
             print(f"structure {arch} {label}: {model.count_params()} params", flush=True)
         keras.backend.clear_session()
-    path = os.path.join(OUT, "keras_structures.json.gz")
     with gzip.open(path, "wt", encoding="utf-8") as f:
         json.dump(structures, f, separators=(",", ":"))
     print(f"wrote {path} ({os.path.getsize(path)} bytes)")
 
 
-def record_numerics(keras):
+def record_numerics(keras, only=()):
+    """Keras 3's outputs; with `only`, those cases replace theirs in the kept files."""
     import tf_keras
 
     arrays, cases = {}, {}
-    for case, (arch, kwargs, input_shape, (low, high)) in NUMERIC_CASES.items():
+    if only:
+        with np.load(os.path.join(OUT, "keras_outputs.npz"), allow_pickle=False) as kept:
+            arrays = {key: kept[key] for key in kept.files}
+        with open(os.path.join(OUT, "keras_numerics.json"), encoding="utf-8") as f:
+            cases = json.load(f)["cases"]
+    for case, (arch, kwargs, input_shape, (low, high)) in _selected(NUMERIC_CASES, only).items():
         keras.backend.clear_session()
         call_kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in kwargs.items()}
         model = getattr(keras.applications, arch)(weights=None, **call_kwargs)
@@ -206,6 +272,10 @@ def record_numerics(keras):
 
 # Every architecture without its top (the VGG tops alone hold 120M parameters), small input.
 FULL_FILE_KWARGS = {"include_top": False, "pooling": "avg", "input_shape": [32, 32, 3]}
+# Architectures whose smallest input is larger than 32x32.
+FULL_FILE_SIZES = {"Xception": 71, "InceptionV3": 75, "InceptionResNetV2": 75}
+# Architectures that take [0, 255] pixels (they rescale their input themselves).
+PIXEL_INPUTS = ("MobileNetV3", "EfficientNet", "ConvNeXt")
 
 
 def copy_weights_by_topology(source, target):
@@ -220,23 +290,33 @@ def copy_weights_by_topology(source, target):
     assert len(sources) == len(targets), (len(sources), len(targets))
     for theirs, ours in zip(sources, targets):
         ours.set_weights(theirs.get_weights())
+        if hasattr(ours, "finalize_state"):  # Normalization re-reads its statistics
+            ours.finalize_state()
 
 
-def record_full_files(folder):
+def record_full_files(folder, only=()):
     """One seeded Keras 3 `.weights.h5` and one tf_keras `.h5` per architecture in `folder`.
 
     Keras 3's model gets the seeded weights; tf_keras's model gets the same arrays by
     topology, and its outputs must match Keras 3's (recorded) before its file is kept.
+    With `only`, just those architectures (their files added to those in `folder`).
     """
     import keras
     import tf_keras
 
     os.makedirs(folder, exist_ok=True)
     arrays, cases = {}, {}
-    kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in FULL_FILE_KWARGS.items()}
-    for arch in STRUCTURE_CASES:
-        pixels = arch.startswith("MobileNetV3")  # they rescale their input themselves
-        x = seeded_images([2, 32, 32, 3], *(_PIXELS if pixels else _UNIT))
+    if only and os.path.exists(os.path.join(folder, "cases.json")):
+        with np.load(os.path.join(folder, "outputs.npz")) as kept:
+            arrays = {key: kept[key] for key in kept.files}
+        with open(os.path.join(folder, "cases.json"), encoding="utf-8") as f:
+            cases = json.load(f)["cases"]
+    for arch in _selected(STRUCTURE_CASES, only):
+        pixels = arch.startswith(PIXEL_INPUTS)
+        size = FULL_FILE_SIZES.get(arch, 32)
+        arch_kwargs = dict(FULL_FILE_KWARGS, input_shape=[size, size, 3])
+        kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in arch_kwargs.items()}
+        x = seeded_images([2, size, size, 3], *(_PIXELS if pixels else _UNIT))
         keras.backend.clear_session()
         model = getattr(keras.applications, arch)(weights=None, **kwargs)
         seed_model(model)
@@ -248,7 +328,7 @@ def record_full_files(folder):
         np.testing.assert_allclose(tf_model.predict(x, verbose=0), arrays[arch], rtol=1e-4,
                                    atol=1e-5 * max(1.0, float(np.abs(arrays[arch]).max())))
         tf_model.save_weights(os.path.join(folder, f"{arch}.h5"))
-        cases[arch] = {"kwargs": FULL_FILE_KWARGS, "files": [f"{arch}.h5", f"{arch}.weights.h5"],
+        cases[arch] = {"kwargs": arch_kwargs, "files": [f"{arch}.h5", f"{arch}.weights.h5"],
                        "input_range": list(_PIXELS if pixels else _UNIT)}
         print(f"full files {arch}", flush=True)
     np.savez(os.path.join(folder, "outputs.npz"), **arrays)
@@ -261,14 +341,17 @@ def main():
     import keras
 
     if sys.argv[1:2] == ["full_files"]:
-        record_full_files(sys.argv[2])
+        record_full_files(sys.argv[2], tuple(sys.argv[3:]))
         return
     os.makedirs(OUT, exist_ok=True)
-    which = sys.argv[1:] or ["numerics", "structures"]
-    if "numerics" in which:
-        record_numerics(keras)
-    if "structures" in which:
-        record_structures(keras)
+    # `numerics` and/or `structures`, optionally followed by the names of the numeric
+    # cases or architectures to re-record (the others are kept as they are).
+    which = sys.argv[1:2] or ["all"]
+    only = tuple(sys.argv[2:])
+    if which[0] in ("numerics", "all"):
+        record_numerics(keras, only)
+    if which[0] in ("structures", "all"):
+        record_structures(keras, only)
 
 
 if __name__ == "__main__":

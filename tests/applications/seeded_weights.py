@@ -16,10 +16,19 @@ import numpy as np
 def layer_arrays(layer_name, class_name, shapes, seed=0):
     """The arrays for a layer's weights (given their shapes, in Keras's order)."""
     rng = np.random.default_rng([seed, zlib.crc32(layer_name.encode("utf-8"))])
-    if class_name == "BatchNormalization":
+    if class_name == "BatchNormalization" and len(shapes) == 4:
         gamma, beta, mean, variance = shapes
         return [rng.uniform(0.5, 1.0, gamma), rng.normal(0.0, 0.1, beta),
                 rng.normal(0.0, 0.1, mean), rng.uniform(0.5, 1.5, variance)]
+    if class_name == "BatchNormalization":  # scale=False (the Inceptions): no gamma
+        beta, mean, variance = shapes
+        return [rng.normal(0.0, 0.1, beta), rng.normal(0.0, 0.1, mean),
+                rng.uniform(0.5, 1.5, variance)]
+    if class_name == "Normalization":  # EfficientNet's input statistics (mean, variance, count)
+        mean, variance, count = shapes
+        return [rng.uniform(0.3, 0.6, mean).astype("float32"),
+                rng.uniform(0.04, 0.08, variance).astype("float32"),
+                np.zeros(count, "int64") + 1000]
     arrays = []
     for shape in shapes:
         shape = tuple(shape)
@@ -40,6 +49,10 @@ def seed_model(model, seed=0, skip=("OpLayer",)):
             continue
         layer.set_weights(layer_arrays(layer.name, type(layer).__name__,
                                        [w.shape for w in current], seed))
+        if hasattr(layer, "finalize_state"):
+            # Keras 3's Normalization reads its statistics into constants when built, and
+            # again when loaded from a file; after set_weights it needs telling.
+            layer.finalize_state()
 
 
 def seeded_images(shape, low, high, seed=0):

@@ -5,7 +5,8 @@ import importlib
 
 import pytest
 
-MODULES = ["__init__", "imagenet_utils", "mobilenet", "mobilenet_v2", "vgg16", "vgg19"]
+MODULES = ["__init__", "_naming", "convnext", "imagenet_utils", "inception_resnet_v2",
+           "mobilenet", "mobilenet_v2", "vgg16", "vgg19"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -46,6 +46,15 @@ def test_normalization_with_given_statistics(rng):
     np.testing.assert_allclose(scalar, (x - 2.0) / 3.0, rtol=1e-5)
 
 
+def test_normalization_given_statistics_align_with_a_non_last_axis(rng):
+    # As Keras: the given values map onto the kept axes (here the channels of NCHW images).
+    x = rng.normal(size=(2, 3, 4, 5)).astype("float32")
+    mean, var = np.array([1.0, 2.0, 3.0]), np.array([4.0, 1.0, 0.25])
+    out = layers.Normalization(axis=1, mean=mean, variance=var)(x)
+    expected = (x - mean[:, None, None]) / np.sqrt(var)[:, None, None]
+    np.testing.assert_allclose(out, expected, rtol=1e-5)
+
+
 def test_adapt_learns_per_feature_statistics_and_count(rng):
     data = rng.normal(loc=[1.0, -5.0, 10.0], scale=[1.0, 2.0, 0.5], size=(200, 3))
     layer = layers.Normalization()

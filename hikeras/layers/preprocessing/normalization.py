@@ -75,11 +75,21 @@ class Normalization(Layer):
             self.count = self.add_weight(shape=(), name="count", dtype="int64",
                                          initializer="zeros", trainable=False)
         else:
-            self._mean = np.broadcast_to(np.asarray(self.input_mean, self.dtype),
-                                         self._broadcast_shape)
-            self._variance = np.broadcast_to(np.asarray(self.input_variance, self.dtype),
-                                             self._broadcast_shape)
+            self._mean = self._aligned(self.input_mean)
+            self._variance = self._aligned(self.input_variance)
         super().build(input_shape)
+
+    def _aligned(self, value):
+        """A given mean or variance in the inputs' rank: its axes map onto the kept axes
+        from the right (Keras's rule), so `[m0, m1, m2]` with `axis=1` on 4D inputs
+        becomes shape `(1, 3, 1, 1)`."""
+        value = np.asarray(value, self.dtype)
+        if value.ndim:
+            expanded = [1] * len(self._broadcast_shape)
+            for i in range(1, value.ndim + 1):
+                expanded[self._keep_axes[-i]] = value.shape[-i]
+            value = value.reshape(expanded)
+        return np.broadcast_to(value, self._broadcast_shape)
 
     def _statistics(self):
         if self.input_mean is not None:
