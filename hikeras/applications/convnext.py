@@ -15,6 +15,7 @@ from .. import backend, initializers, ops
 from ..layers import (Activation, Conv2D, Dense, GlobalAveragePooling2D, GlobalMaxPooling2D,
                       Layer, LayerNormalization, Normalization)
 from ..models import Sequential
+from ..ops import kernels
 from ..utils.rng import make_generator
 from . import imagenet_utils
 from ._common import check_arguments, describe, finish_model, image_input, is_imagenet
@@ -77,8 +78,7 @@ class StochasticDepth(Layer):
             return x
         # Dropout of whole samples: one draw per sample, kept ones scaled by 1/keep.
         per_sample = (x.shape[0],) + (1,) * (len(x.shape) - 1)
-        return backend.apply("dropout", x, rate=self.drop_path_rate, rng=self._rng,
-                             noise_shape=per_sample)
+        return kernels.dropout(x, self.drop_path_rate, rng=self._rng, noise_shape=per_sample)
 
     def get_config(self):
         config = super().get_config()
