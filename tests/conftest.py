@@ -23,6 +23,8 @@ must not depend on which tests ran before it:
 """
 
 import hashlib
+import os
+import tempfile
 import random
 
 import numpy as np
@@ -118,3 +120,23 @@ def pytest_terminal_summary(terminalreporter, config):
         terminalreporter.write_line(
             f"tests ran in random order: --randomly-seed={seed} replays it, "
             f"-p no:randomly runs them in file order")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _temporary_files_stay_in_pytests_folder(tmp_path_factory):
+    """Points `tempfile` (and, through TMPDIR, every child process) at a folder of this run.
+
+    Tests kill savers and loaders mid-way on purpose (atomic writes, checkpoints,
+    resume), and a killed `.keras` save or load cannot remove its temporary folder;
+    inside pytest's base folder those are rotated away with the run's other files
+    instead of piling up in /tmp.
+    """
+    folder = str(tmp_path_factory.mktemp("tempfile"))
+    saved_env, saved_tempdir = os.environ.get("TMPDIR"), tempfile.tempdir
+    os.environ["TMPDIR"], tempfile.tempdir = folder, folder
+    yield
+    tempfile.tempdir = saved_tempdir
+    if saved_env is None:
+        del os.environ["TMPDIR"]
+    else:
+        os.environ["TMPDIR"] = saved_env
