@@ -2,9 +2,8 @@
 
 A family module builds its network between `image_input` and `finish_model`:
 
-    check_arguments(weights, include_top, classes, pooling)
-    input_shape = obtain_input_shape(...)
-    img_input = image_input(input_tensor, input_shape)
+    input_shape, img_input = model_input(weights, include_top, classes, pooling,
+                                         input_tensor, input_shape, default_size, min_size)
     x = ...the family's layers...
     x = pooled_features(x, pooling, avg_name=..., max_name=...)   # when include_top=False
     return finish_model(img_input, input_tensor, x, name, weights, published, description)
@@ -15,6 +14,7 @@ from ..layers import GlobalAveragePooling2D, GlobalMaxPooling2D, Input
 from ..layers.node import KerasTensor
 from ..models import Model
 from ._weights import check_weights_argument, load_weights_into
+from .imagenet_utils import obtain_input_shape
 
 POOLING_MODES = (None, "avg", "max")
 
@@ -59,6 +59,20 @@ def image_input(input_tensor, input_shape):
                          "`hikeras.Input` or of a layer called on one). "
                          f"Received: input_tensor of type {type(input_tensor).__name__}")
     return input_tensor
+
+
+def model_input(weights, include_top, classes, pooling, input_tensor, input_shape,
+                default_size, min_size):
+    """`(input_shape, img_input)`: the argument checks, Keras's input-shape rules, the input.
+
+    Families with their own shape rules (MobileNet's `alpha`/rows pairing, NASNet's)
+    call the three steps themselves.
+    """
+    check_arguments(weights, include_top, classes, pooling)
+    input_shape = obtain_input_shape(input_shape, default_size=default_size, min_size=min_size,
+                                     data_format=backend.image_data_format(),
+                                     require_flatten=include_top, weights=weights)
+    return input_shape, image_input(input_tensor, input_shape)
 
 
 def source_inputs(tensor):

@@ -1,21 +1,17 @@
 """The VGG network, shared by `vgg16` and `vgg19` (they differ in convolutions per block)."""
 
-from .. import backend
 from ..layers import Conv2D, Dense, Flatten, MaxPooling2D
 from . import imagenet_utils
-from ._common import (check_arguments, describe, finish_model, image_input, is_imagenet,
-                      pooled_features)
+from ._common import describe, finish_model, is_imagenet, model_input, pooled_features
 from ._weights import published_weights
 
 
 def build_vgg(family, convs_per_block, include_top, weights, input_tensor, input_shape, pooling,
               classes, classifier_activation, name, file_hashes):
     """VGG with `convs_per_block[i]` 3x3 convolutions in block i+1 (Keras's layer names)."""
-    check_arguments(weights, include_top, classes, pooling)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=224, min_size=32, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input = image_input(input_tensor, input_shape)
+    input_shape, img_input = model_input(weights, include_top, classes, pooling,
+                                         input_tensor, input_shape,
+                                         default_size=224, min_size=32)
     x = img_input
     for block, (filters, convs) in enumerate(zip((64, 128, 256, 512, 512), convs_per_block), 1):
         for conv in range(1, convs + 1):

@@ -18,7 +18,7 @@ from ..models import Sequential
 from ..ops import kernels
 from ..utils.rng import make_generator
 from . import imagenet_utils
-from ._common import check_arguments, describe, finish_model, image_input, is_imagenet
+from ._common import describe, finish_model, is_imagenet, model_input
 from ._naming import KerasNames
 from ._weights import PublishedFile
 
@@ -179,11 +179,9 @@ def ConvNeXt(depths, projection_dims, drop_path_rate=0.0, layer_scale_init_value
         raise ValueError("ConvNeXt does not support the `channels_first` image data format. "
                          "Switch to `channels_last` with "
                          "hikeras.backend.set_image_data_format('channels_last').")
-    check_arguments(weights, include_top, classes, pooling)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=default_size, min_size=32,
-        data_format=backend.image_data_format(), require_flatten=include_top, weights=weights)
-    img_input = image_input(input_tensor, input_shape)
+    input_shape, img_input = model_input(weights, include_top, classes, pooling,
+                                         input_tensor, input_shape,
+                                         default_size=default_size, min_size=32)
     if is_imagenet(weights):
         _check_imagenet_variant(depths, projection_dims, name, weights_name)
 

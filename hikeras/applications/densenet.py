@@ -4,8 +4,7 @@ from .. import backend
 from ..layers import (Activation, AveragePooling2D, BatchNormalization, Concatenate, Conv2D,
                       Dense, GlobalAveragePooling2D, MaxPooling2D, ZeroPadding2D)
 from . import imagenet_utils
-from ._common import (check_arguments, describe, finish_model, image_input, is_imagenet,
-                      pooled_features)
+from ._common import describe, finish_model, is_imagenet, model_input, pooled_features
 from ._weights import published_weights
 
 __all__ = ["DenseNet121", "DenseNet169", "DenseNet201", "decode_predictions",
@@ -57,11 +56,9 @@ def DenseNet(blocks, include_top=True, weights="imagenet", input_tensor=None, in
         raise ValueError("DenseNet does not support the `channels_first` image data format. "
                          "Switch to `channels_last` with "
                          "hikeras.backend.set_image_data_format('channels_last').")
-    check_arguments(weights, include_top, classes, pooling)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=224, min_size=32, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input = image_input(input_tensor, input_shape)
+    input_shape, img_input = model_input(weights, include_top, classes, pooling,
+                                         input_tensor, input_shape,
+                                         default_size=224, min_size=32)
 
     # Keras leaves the two paddings unnamed (auto-named, no weights).
     x = ZeroPadding2D(padding=((3, 3), (3, 3)))(img_input)

@@ -12,13 +12,12 @@ pixels in [0, 255].
 import copy
 import math
 
-from .. import backend
 from ..layers import (Activation, BatchNormalization, Conv2D, Dense, DepthwiseConv2D, Dropout,
                       GlobalAveragePooling2D, Normalization, Rescaling, Reshape, ZeroPadding2D,
                       add, multiply)
 from . import imagenet_utils
-from ._common import (channel_axis, check_arguments, describe, finish_model, image_input,
-                      is_imagenet, pooled_features)
+from ._common import (channel_axis, describe, finish_model, is_imagenet, model_input,
+                      pooled_features)
 from ._weights import PublishedFile
 
 __all__ = ["EfficientNetB0", "EfficientNetB1", "EfficientNetB2", "EfficientNetB3",
@@ -127,11 +126,9 @@ def EfficientNet(width_coefficient, depth_coefficient, default_size, dropout_rat
     """The EfficientNet skeleton, scaled by width and depth coefficients (Keras's builder)."""
     if blocks_args == "default":
         blocks_args = DEFAULT_BLOCKS_ARGS
-    check_arguments(weights, include_top, classes, pooling)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=default_size, min_size=32,
-        data_format=backend.image_data_format(), require_flatten=include_top, weights=weights)
-    img_input = image_input(input_tensor, input_shape)
+    input_shape, img_input = model_input(weights, include_top, classes, pooling,
+                                         input_tensor, input_shape,
+                                         default_size=default_size, min_size=32)
     axis = channel_axis()
 
     def filters(count):

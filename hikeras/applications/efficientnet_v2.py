@@ -9,12 +9,11 @@ S, M and L rescale them to [-1, 1]. `preprocess_input` is therefore the identity
 import copy
 import math
 
-from .. import backend
 from ..layers import (Activation, BatchNormalization, Conv2D, Dense, DepthwiseConv2D, Dropout,
                       GlobalAveragePooling2D, Normalization, Rescaling, Reshape, add, multiply)
 from . import imagenet_utils
-from ._common import (channel_axis, check_arguments, describe, finish_model, image_input,
-                      is_imagenet, pooled_features)
+from ._common import (channel_axis, describe, finish_model, is_imagenet, model_input,
+                      pooled_features)
 from ._weights import published_weights
 
 __all__ = ["EfficientNetV2B0", "EfficientNetV2B1", "EfficientNetV2B2", "EfficientNetV2B3",
@@ -186,11 +185,9 @@ def EfficientNetV2(width_coefficient, depth_coefficient, default_size, dropout_r
             raise ValueError(f"No default blocks for {variant!r}: pass `blocks_args`. Expected "
                              f"one of {sorted(DEFAULT_BLOCKS_ARGS)}. Received: name={name!r}")
         blocks_args = DEFAULT_BLOCKS_ARGS[variant]
-    check_arguments(weights, include_top, classes, pooling)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=default_size, min_size=32,
-        data_format=backend.image_data_format(), require_flatten=include_top, weights=weights)
-    img_input = image_input(input_tensor, input_shape)
+    input_shape, img_input = model_input(weights, include_top, classes, pooling,
+                                         input_tensor, input_shape,
+                                         default_size=default_size, min_size=32)
     axis = channel_axis()
 
     def filters(count):

@@ -6,12 +6,11 @@ gets Keras's automatic name (`conv2d_17`, `batch_normalization_17`,
 `activation_17`), given in the order Keras creates them (see `_naming`).
 """
 
-from .. import backend
 from ..layers import (Activation, AveragePooling2D, BatchNormalization, Conv2D, Dense,
                       GlobalAveragePooling2D, MaxPooling2D, concatenate)
 from . import imagenet_utils
-from ._common import (channel_axis, check_arguments, describe, finish_model, image_input,
-                      is_imagenet, pooled_features)
+from ._common import (channel_axis, describe, finish_model, is_imagenet, model_input,
+                      pooled_features)
 from ._naming import KerasNames
 from ._weights import published_weights
 
@@ -112,11 +111,9 @@ def InceptionV3(include_top=True, weights="imagenet", input_tensor=None, input_s
         A functional `Model`. Inputs are preprocessed with
         `hikeras.applications.inception_v3.preprocess_input` (pixels to [-1, 1]).
     """
-    check_arguments(weights, include_top, classes, pooling)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=299, min_size=75, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input = image_input(input_tensor, input_shape)
+    input_shape, img_input = model_input(weights, include_top, classes, pooling,
+                                         input_tensor, input_shape,
+                                         default_size=299, min_size=75)
     axis = channel_axis()
     names = KerasNames()
 

@@ -4,12 +4,11 @@ The blocks are functions of a symbolic tensor, named as Keras names them
 (`conv2_block1_1_conv`, ...), so Keras's published files load by topology and by name.
 """
 
-from .. import backend
 from ..layers import (Activation, Add, BatchNormalization, Conv2D, Dense,
                       GlobalAveragePooling2D, MaxPooling2D, ZeroPadding2D)
 from . import imagenet_utils
-from ._common import (channel_axis, check_arguments, describe, finish_model, image_input,
-                      is_imagenet, pooled_features)
+from ._common import (channel_axis, describe, finish_model, is_imagenet, model_input,
+                      pooled_features)
 from ._weights import published_weights
 
 __all__ = ["ResNet50", "ResNet101", "ResNet152", "decode_predictions", "preprocess_input"]
@@ -34,11 +33,9 @@ def ResNet(stack_fn, preact, use_bias, include_top=True, weights="imagenet", inp
            input_shape=None, pooling=None, classes=1000, classifier_activation="softmax",
            name="resnet", weights_name=None):
     """The ResNet skeleton around `stack_fn` (the residual stages); `preact` selects V2."""
-    check_arguments(weights, include_top, classes, pooling)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=224, min_size=32, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input = image_input(input_tensor, input_shape)
+    input_shape, img_input = model_input(weights, include_top, classes, pooling,
+                                         input_tensor, input_shape,
+                                         default_size=224, min_size=32)
 
     x = ZeroPadding2D(padding=((3, 3), (3, 3)), name="conv1_pad")(img_input)
     x = Conv2D(64, 7, strides=2, use_bias=use_bias, name="conv1_conv")(x)

@@ -5,12 +5,11 @@ residual shortcuts' convolutions, their batch norms and the additions unnamed,
 so they get Keras's automatic names (`conv2d`, `batch_normalization_3`, `add_11`).
 """
 
-from .. import backend
 from ..layers import (Activation, BatchNormalization, Conv2D, Dense, GlobalAveragePooling2D,
                       MaxPooling2D, SeparableConv2D, add)
 from . import imagenet_utils
-from ._common import (channel_axis, check_arguments, describe, finish_model, image_input,
-                      is_imagenet, pooled_features)
+from ._common import (channel_axis, describe, finish_model, is_imagenet, model_input,
+                      pooled_features)
 from ._weights import published_weights
 
 __all__ = ["Xception", "decode_predictions", "preprocess_input"]
@@ -69,11 +68,9 @@ def Xception(include_top=True, weights="imagenet", input_tensor=None, input_shap
         A functional `Model`. Inputs are preprocessed with
         `hikeras.applications.xception.preprocess_input` (pixels to [-1, 1]).
     """
-    check_arguments(weights, include_top, classes, pooling)
-    input_shape = imagenet_utils.obtain_input_shape(
-        input_shape, default_size=299, min_size=71, data_format=backend.image_data_format(),
-        require_flatten=include_top, weights=weights)
-    img_input = image_input(input_tensor, input_shape)
+    input_shape, img_input = model_input(weights, include_top, classes, pooling,
+                                         input_tensor, input_shape,
+                                         default_size=299, min_size=71)
     axis = channel_axis()
 
     x = Conv2D(32, 3, strides=2, use_bias=False, name="block1_conv1")(img_input)
