@@ -46,6 +46,7 @@ from . import (  # noqa: E402
     datasets,
     distribute,
     initializers,
+    io,
     layers,
     losses,
     metrics,
@@ -77,6 +78,6 @@ __all__ = [
     "GradientTape", "Initializer", "Input", "InputLayer", "InputSpec", "KerasTensor", "Layer",
     "Loss", "Metric", "Model", "Optimizer", "Regularizer", "Sequential", "Variable",
     "activations", "backend", "callbacks", "data", "datasets", "distribute", "initializers",
-    "layers", "losses", "metrics", "models", "ops", "optimizers", "regularizers", "saving",
+    "io", "layers", "losses", "metrics", "models", "ops", "optimizers", "regularizers", "saving",
     "utils", "version",
 ]

@@ -2,5 +2,12 @@
 
 from .dataset import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset
 from .parallel import AUTOTUNE
+from .tfrecord_dataset import TFRecordDataset
 
-__all__ = ["AUTOTUNE", "Dataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY"]
+__all__ = [
+           "AUTOTUNE",
+           "INFINITE_CARDINALITY",
+           "UNKNOWN_CARDINALITY",
+           "Dataset",
+           "TFRecordDataset",
+]

@@ -5,6 +5,7 @@ import doctest
 import pytest
 
 from hikeras.data import dataset
+from hikeras.io import tfrecord_writer
 from hikeras.utils import (
     dataset_utils,
     file_utils,
@@ -16,7 +17,8 @@ from hikeras.utils import (
 
 
 @pytest.mark.parametrize("module", [dataset, dataset_utils, file_utils, numerical_utils,
-                                    sequence, sequence_utils, timeseries_dataset_utils])
+                                    sequence, sequence_utils, timeseries_dataset_utils,
+                                    tfrecord_writer])
 def test_docstring_examples(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
