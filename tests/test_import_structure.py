@@ -222,6 +222,13 @@ def test_the_ground_floor_imports_nothing_above_it():
                            + "\n  ".join(offending))
 
 
+def test_hikeras_io_stands_alone():
+    offending = [_where(path, imp) for module, path, imp, imported in hikeras_imports()
+                 if module.startswith("hikeras.io") and not imported.startswith("hikeras.io")]
+    assert not offending, ("hikeras.io (TFRecord files and Examples) is a ground-floor "
+                           "package: it may import only itself:\n  " + "\n  ".join(offending))
+
+
 def test_nothing_below_the_file_formats_imports_them_at_module_level():
     offending = [
         _where(path, imp) for module, path, imp, imported in hikeras_imports()

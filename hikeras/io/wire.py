@@ -11,6 +11,7 @@ import numpy as np
 
 VARINT, FIXED64, LENGTH_DELIMITED, FIXED32 = 0, 1, 2, 5
 _MAX_VARINT_BYTES = 10
+_SHORT_RUN = 16
 
 
 class DecodeError(ValueError):
@@ -19,6 +20,8 @@ class DecodeError(ValueError):
 
 def read_varint(buf, pos, end):
     """Decodes the varint at `buf[pos:end]`; returns `(value, next_pos)`."""
+    if pos < end and buf[pos] < 0x80:  # the common case: tags and short lengths
+        return buf[pos], pos + 1
     value, shift = 0, 0
     for i in range(pos, min(end, pos + _MAX_VARINT_BYTES)):
         byte = buf[i]
@@ -28,7 +31,7 @@ def read_varint(buf, pos, end):
         shift += 7
     if end - pos >= _MAX_VARINT_BYTES:
         raise DecodeError("a varint runs past 10 bytes")
-    raise DecodeError("a varint runs past the end of its message")
+    raise DecodeError("a varint runs past the end of its message or field")
 
 
 def fields(buf, start, end):
@@ -64,9 +67,13 @@ def fields(buf, start, end):
 
 def decode_packed_varints(data):
     """The int64 values of a packed run of varints (`data` is bytes-like)."""
+    if len(data) <= _SHORT_RUN:  # a few values: a Python loop beats numpy's set-up
+        values, pos = [], 0
+        while pos < len(data):
+            value, pos = read_varint(data, pos, len(data))
+            values.append(value)
+        return np.array(values, dtype=np.uint64).view(np.int64)
     raw = np.frombuffer(data, dtype=np.uint8)
-    if raw.size == 0:
-        return np.zeros(0, np.int64)
     last = raw < 0x80
     if not last[-1]:
         raise DecodeError("a packed varint runs past the end of its field")
