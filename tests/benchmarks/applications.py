@@ -3,7 +3,8 @@
 Not part of the test run. Each measurement runs in a fresh process of its own
 framework's interpreter (hikeras: this one; Keras 3 on TensorFlow CPU:
 `$KERAS_PYTHON`, default `~/.venvs/tf/bin/python`; PyTorch with torchvision:
-`$TORCH_PYTHON`, default `~/.venvs/torch/bin/python`), so peak resident memory is
+`$TORCHVISION_PYTHON`, default `~/.venvs/torchvision/bin/python`, a venv made with
+`pip install torch==2.14.1 torchvision==0.29.1`), so peak resident memory is
 the model's own. A framework whose interpreter or package is missing is skipped
 with a note.
 
@@ -37,7 +38,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 INTERPRETERS = {
     "hikeras": sys.executable,
     "keras": os.environ.get("KERAS_PYTHON", os.path.expanduser("~/.venvs/tf/bin/python")),
-    "torch": os.environ.get("TORCH_PYTHON", os.path.expanduser("~/.venvs/torch/bin/python")),
+    "torch": os.environ.get("TORCHVISION_PYTHON",
+                            os.path.expanduser("~/.venvs/torchvision/bin/python")),
 }
 SIZE = 224
 
