@@ -1,0 +1,171 @@
+"""The fused recurrent ops as ONNX's `LSTM`, `GRU` and `RNN` nodes.
+
+Keras orders the LSTM's gates `i, f, c, o` in its kernels, ONNX `i, o, f, c`;
+both order the GRU's `z, r, h`. Kernels are transposed to ONNX's `(gates *
+units, inputs)` and the biases laid out as ONNX's `[input bias; recurrent
+bias]` (Keras's `reset_after=True` GRU is ONNX's `linear_before_reset=1`).
+`go_backwards` reverses the sequence before a forward pass, which also gives
+hikeras's output order (the order of processing).
+
+Masks: a masked step keeps the states and outputs the previous output (zeros
+before the first unmasked step, or zeros with `zero_output_for_mask`). ONNX's
+recurrent nodes have no per-step mask, so a masked sequence is unrolled: one
+single-step node per time step, with `Where` keeping the states of masked
+steps. That needs the number of time steps at export time.
+"""
+
+import numpy as np
+
+from ...backend import SymbolicTensor
+from ..tracing import TracedTensor
+from .registry import translates
+
+_ACTIVATIONS = {"tanh": "Tanh", "sigmoid": "Sigmoid", "relu": "Relu"}
+_END = np.iinfo(np.int64).max
+
+
+def _array(x):
+    return None if x is None else np.asarray(getattr(x, "value", x))
+
+
+def _blocks(a, order):
+    """`a`'s last axis cut into `len(order)` equal blocks, reordered."""
+    n = len(order)
+    parts = np.split(a, n, axis=-1)
+    return np.concatenate([parts[i] for i in order], axis=-1)
+
+
+class _Cell:
+    """What the three ops share: the ONNX node type, weights and attributes."""
+
+    def __init__(self, g, op, kind, num_states):
+        self.g, self.op, self.kind, self.num_states = g, op, kind, num_states
+        self.dtype = op.outputs[0].dtype
+        x, *rest = op.inputs
+        self.states = rest[:num_states]
+        kernel, recurrent, bias, mask, recurrent_mask = rest[num_states:num_states + 5]
+        if recurrent_mask is not None:
+            raise g.error("a recurrent dropout mask (a training-time input)")
+        if not isinstance(kernel, np.ndarray) and not hasattr(kernel, "value"):
+            raise g.error("recurrent weights computed from the inputs")
+        self.x, self.mask = x, mask
+        self.units = _array(recurrent).shape[0]
+        self.weights = self._weights(_array(kernel), _array(recurrent), _array(bias))
+        attrs = op.attrs
+        names = [attrs.get("activation", "tanh")]
+        if kind != "RNN":
+            names = [attrs.get("recurrent_activation", "sigmoid")] + names
+        if kind == "LSTM":
+            names.append(attrs.get("activation", "tanh"))
+        unknown = [n for n in names if n not in _ACTIVATIONS]
+        if unknown:
+            raise g.error(f"the recurrent activation(s) {unknown}, which ONNX's {kind} lacks")
+        self.attributes = {"hidden_size": int(self.units),
+                           "activations": [_ACTIVATIONS[n] for n in names]}
+        if kind == "GRU":
+            self.attributes["linear_before_reset"] = int(attrs.get("reset_after", True))
+
+    def _weights(self, kernel, recurrent, bias):
+        units, kind = self.units, self.kind
+        gates = {"LSTM": 4, "GRU": 3, "RNN": 1}[kind]
+        if bias is None:
+            bias = np.zeros(gates * units, kernel.dtype)
+        if kind == "GRU" and bias.ndim == 2:  # reset_after: (input bias, recurrent bias)
+            b_in, b_rec = bias[0], bias[1]
+        else:
+            b_in, b_rec = bias, np.zeros_like(bias)
+        if kind == "LSTM":
+            order = (0, 3, 1, 2)  # Keras i, f, c, o -> ONNX i, o, f, c
+            kernel, recurrent = _blocks(kernel, order), _blocks(recurrent, order)
+            b_in, b_rec = _blocks(b_in, order), _blocks(b_rec, order)
+        g = self.g
+        return [g.constant(kernel.T[None], self.dtype, hint=f"{self.op.name}/W"),
+                g.constant(recurrent.T[None], self.dtype, hint=f"{self.op.name}/R"),
+                g.constant(np.concatenate([b_in, b_rec])[None], self.dtype,
+                           hint=f"{self.op.name}/B")]
+
+    def initial_state(self, state):
+        """ONNX's `(1, B, H)` initial state, or "" for zeros (an untraced placeholder)."""
+        if isinstance(state, TracedTensor):
+            return self.g.node("Unsqueeze", [self.g.value(state, self.dtype),
+                                             self.g.ints([0], "axes")])
+        if isinstance(state, SymbolicTensor):
+            return ""  # the layer's own zero state, made while tracing symbolically
+        return self.g.constant(np.asarray(getattr(state, "value", state))[None], self.dtype)
+
+    def run(self, xs, states):
+        """One ONNX node over time-major `xs`; returns `(Y, final states)`."""
+        inputs = [xs] + self.weights + ["", *states]
+        outs = self.g.node(self.kind, inputs, outputs=1 + self.num_states, **self.attributes)
+        return outs[0], outs[1:]
+
+
+def _reverse_time(g, xs, axis):
+    return g.node("Slice", [xs, g.ints([-1]), g.ints([-_END]), g.ints([axis]), g.ints([-1])])
+
+
+def _translate(g, op, kind, num_states):
+    cell = _Cell(g, op, kind, num_states)
+    attrs = op.attrs
+    xs = g.node("Transpose", [g.value(cell.x, cell.dtype)], perm=[1, 0, 2])  # (T, B, D)
+    if attrs.get("go_backwards", False):
+        xs = _reverse_time(g, xs, 0)
+    states = [cell.initial_state(s) for s in cell.states]
+    if cell.mask is None:
+        y, finals = cell.run(xs, states)
+        if attrs.get("return_sequences", True):
+            out = g.node("Transpose", [g.node("Squeeze", [y, g.ints([1], "axes")])],
+                         perm=[1, 0, 2])
+        else:
+            out = g.node("Squeeze", [finals[0], g.ints([0], "axes")])
+    else:
+        out, finals = _masked(g, op, cell, xs, states)
+    return (out, *(g.node("Squeeze", [s, g.ints([0], "axes")]) for s in finals))
+
+
+def _masked(g, op, cell, xs, states):
+    steps = cell.x.shape[1]
+    if steps is None:
+        raise g.error("a mask over sequences whose length is unknown at export time "
+                      "(give the time axis a fixed length in input_signature)")
+    attrs = op.attrs
+    mask = g.node("Transpose", [g.value(cell.mask, np.bool_)], perm=[1, 0])  # (T, B)
+    if attrs.get("go_backwards", False):
+        mask = _reverse_time(g, mask, 0)
+    mask = g.node("Unsqueeze", [mask, g.ints([0, 3], "axes")])  # (1, T, B, 1)
+    batch = g.node("Slice", [g.node("Shape", [xs]), g.ints([1]), g.ints([2]), g.ints([0])])
+    zeros = g.node("ConstantOfShape", [g.node("Concat", [g.ints([1]), batch,
+                                                         g.ints([cell.units])], axis=0)],
+                   value=g.onnx.numpy_helper.from_array(np.zeros(1, cell.dtype)))
+    states = [s or zeros for s in states]
+    seen = None
+    outputs = []
+    zero_output = attrs.get("zero_output_for_mask", False)
+    for t in range(steps):
+        x_t = g.node("Slice", [xs, g.ints([t]), g.ints([t + 1]), g.ints([0])])
+        m_t = g.node("Squeeze", [g.node("Slice", [mask, g.ints([t]), g.ints([t + 1]),
+                                                  g.ints([1])]), g.ints([1], "axes")])
+        _, new = cell.run(x_t, states)
+        states = [g.node("Where", [m_t, n, s]) for n, s in zip(new, states)]
+        seen = m_t if seen is None or zero_output else g.node("Or", [seen, m_t])
+        outputs.append(g.node("Where", [seen, states[0], zeros]))  # (1, B, H)
+    if attrs.get("return_sequences", True):
+        out = g.node("Transpose", [g.node("Concat", outputs, axis=0)], perm=[1, 0, 2])
+    else:
+        out = g.node("Squeeze", [outputs[-1], g.ints([0], "axes")])
+    return out, states
+
+
+@translates("lstm_sequence")
+def _lstm(g, op):
+    return _translate(g, op, "LSTM", 2)
+
+
+@translates("gru_sequence")
+def _gru(g, op):
+    return _translate(g, op, "GRU", 1)
+
+
+@translates("simple_rnn_sequence")
+def _simple_rnn(g, op):
+    return _translate(g, op, "RNN", 1)
