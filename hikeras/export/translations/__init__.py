@@ -12,6 +12,7 @@ from . import (  # noqa: F401  (each module registers its translations)
     normalization,
     recurrent,
     reductions,
+    resizing,
     shapes,
 )
 from .registry import TRANSLATIONS

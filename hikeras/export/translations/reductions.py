@@ -26,6 +26,10 @@ def _axes(op):
 @translates(*_REDUCE)
 def _reduction(g, op):
     dtype = op.outputs[0].dtype
+    if dtype == np.bool_:  # ONNX reduces numbers only (bool from opset 20): via int32
+        x = g.cast(g.value(op.inputs[0], np.bool_), np.int32)
+        out = reduce(g, _REDUCE[op.name], x, _axes(op), op.attrs.get("keepdims", False))
+        return g.cast(out, np.bool_)
     x = g.value(op.inputs[0], dtype)
     return reduce(g, _REDUCE[op.name], x, _axes(op), op.attrs.get("keepdims", False))
 
