@@ -67,3 +67,50 @@ def test_layer_exports_and_matches_predict(name, rng, tmp_path):
         for g, e in zip(got, expected):
             assert g.shape == np.shape(e)
             np.testing.assert_allclose(g, e, rtol=1e-5, atol=1e-5)
+
+
+ACTIVATIONS = [name for name in hikeras.activations.__all__
+               if name not in ("deserialize", "get", "serialize")]
+
+
+@pytest.mark.parametrize("name", ACTIVATIONS)
+def test_every_activation_exports(name, rng, tmp_path):
+    inputs = hikeras.Input((6,))
+    model = hikeras.Model(inputs, layers.Activation(name)(inputs))
+    path = tmp_path / f"{name}.onnx"
+    model.export(path, format="onnx")
+    x = (rng.normal(size=(4, 6)) * 3).astype("float32")
+    np.testing.assert_allclose(run_onnx(path, [x])[0], model.predict(x, verbose=0),
+                               rtol=1e-5, atol=1e-5)
+
+
+VARIANTS = {
+    "lstm_backwards_last": lambda: layers.LSTM(3, go_backwards=True, unit_forget_bias=False),
+    "lstm_relu_no_bias": lambda: layers.LSTM(3, activation="relu", use_bias=False),
+    "gru_reset_after": lambda: layers.GRU(3, return_sequences=True),
+    "simple_rnn_relu": lambda: layers.SimpleRNN(3, activation="relu"),
+    "bidi_sum_last": lambda: layers.Bidirectional(layers.SimpleRNN(3),
+                                                              merge_mode="sum"),
+    "conv1d_strided_valid": lambda: layers.Conv1D(2, 2, strides=2, use_bias=False),
+    "conv2d_dilated": lambda: layers.Conv2D(2, 3, dilation_rate=2, activation="sigmoid"),
+    "conv2d_transpose_output_padding": lambda: layers.Conv2DTranspose(
+        2, 3, strides=2, output_padding=1),
+    "conv2d_transpose_small_kernel": lambda: layers.Conv2DTranspose(2, 1, strides=3),
+    "max_pool_valid_strided": lambda: layers.MaxPooling2D(3, strides=2),
+    "avg_pool_strided_same": lambda: layers.AveragePooling2D(2, strides=1, padding="same"),
+}
+_VARIANT_SHAPES = {"lstm": (7, 3), "gru": (7, 3), "simple": (7, 3), "bidi": (7, 3),
+                   "conv1d": (9, 3)}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_layer_variants_export(name, rng, tmp_path):
+    shape = next((s for prefix, s in _VARIANT_SHAPES.items() if name.startswith(prefix)),
+                 (8, 8, 3))
+    inputs = hikeras.Input(shape)
+    model = hikeras.Model(inputs, VARIANTS[name]()(inputs))
+    path = tmp_path / f"{name}.onnx"
+    model.export(path, format="onnx")
+    x = rng.normal(size=(3,) + shape).astype("float32")
+    np.testing.assert_allclose(run_onnx(path, [x])[0], model.predict(x, verbose=0),
+                               rtol=1e-5, atol=1e-5)
