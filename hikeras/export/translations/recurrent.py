@@ -20,7 +20,10 @@ from ...backend import SymbolicTensor
 from ..tracing import TracedTensor
 from .registry import translates
 
-_ACTIVATIONS = {"tanh": "Tanh", "sigmoid": "Sigmoid", "relu": "Relu"}
+# Keras activation -> (ONNX recurrent activation, its alpha and beta or None).
+_ACTIVATIONS = {"tanh": ("Tanh", None), "sigmoid": ("Sigmoid", None), "relu": ("Relu", None),
+                "hard_sigmoid": ("HardSigmoid", (1.0 / 6.0, 0.5)),  # Keras 3: relu6(x + 3) / 6
+                "linear": ("Affine", (1.0, 0.0))}
 _END = np.iinfo(np.int64).max
 
 
@@ -60,8 +63,12 @@ class _Cell:
         unknown = [n for n in names if n not in _ACTIVATIONS]
         if unknown:
             raise g.error(f"the recurrent activation(s) {unknown}, which ONNX's {kind} lacks")
+        # ONNX reads alphas and betas in order, for the activations that take them.
+        params = [_ACTIVATIONS[n][1] for n in names if _ACTIVATIONS[n][1] is not None]
         self.attributes = {"hidden_size": int(self.units),
-                           "activations": [_ACTIVATIONS[n] for n in names]}
+                           "activations": [_ACTIVATIONS[n][0] for n in names],
+                           "activation_alpha": [p[0] for p in params] or None,
+                           "activation_beta": [p[1] for p in params] or None}
         if kind == "GRU":
             self.attributes["linear_before_reset"] = int(attrs.get("reset_after", True))
 
