@@ -193,3 +193,26 @@ def test_a_layer_computing_outside_the_ops_is_named(tmp_path):
     model = hikeras.Model(inputs, NumpyShortcut(name="shortcut")(inputs))
     with pytest.raises(TypeError, match="layer 'shortcut' \\(NumpyShortcut\\) outside"):
         model.export(tmp_path / "y.onnx", format="onnx")
+
+
+def test_transformer_block_with_padding_and_causal_masks(rng, tmp_path):
+    tokens = hikeras.Input((6,), dtype="int32")
+    x = layers.Embedding(12, 8, mask_zero=True)(tokens)
+    attended = layers.MultiHeadAttention(2, 4)(x, x, use_causal_mask=True)
+    x = layers.LayerNormalization()(layers.Add()([x, attended]))
+    x = layers.Dense(8, activation="gelu")(x)
+    model = hikeras.Model(tokens, layers.GlobalAveragePooling1D()(x))
+    path = tmp_path / "block.onnx"
+    model.export(path, format="onnx")
+    assert_matches(model, path, [padded_tokens(rng, 5, 6, 12)])
+
+
+def test_recurrent_states_passed_between_layers_and_a_lambda(rng, tmp_path):
+    inputs = hikeras.Input((5, 3))
+    encoded, h, c = layers.LSTM(4, return_state=True)(inputs)
+    decoded = layers.LSTM(4, return_sequences=True)(inputs, initial_state=[h, c])
+    summed = layers.Lambda(lambda t: ops.sum(t, axis=1) * 0.5)(decoded)
+    model = hikeras.Model(inputs, [encoded, summed])
+    path = tmp_path / "states.onnx"
+    model.export(path, format="onnx")
+    assert_matches(model, path, [rng.normal(size=(3, 5, 3)).astype("float32")])
