@@ -12,7 +12,7 @@ from ..utils import tree
 from ..utils.atomic import atomic_write
 from .onnx_graph import OnnxGraph
 from .tracing import TracedTensor, trace
-from .translations import TRANSLATIONS
+from .translations import TRANSLATIONS, UNTRANSLATED
 
 DEFAULT_OPSET = 18
 MIN_OPSET = 17
@@ -149,9 +149,10 @@ def _translate(g, op):
     translation = TRANSLATIONS.get(op.name)
     g.current = op
     if translation is None:
+        reason = f" ({UNTRANSLATED[op.name]})" if op.name in UNTRANSLATED else ""
         raise ValueError(
-            f"Cannot export {op.where()} to ONNX: the op has no ONNX translation. Ops with "
-            f"one: {', '.join(sorted(TRANSLATIONS))}.")
+            f"Cannot export {op.where()} to ONNX: the op has no ONNX translation{reason}. "
+            f"Ops with one: {', '.join(sorted(TRANSLATIONS))}.")
     names = translation(g, op)
     names = names if isinstance(names, tuple) else (names,)
     for tensor, name in zip(op.outputs, names):

@@ -15,6 +15,6 @@ from . import (  # noqa: F401  (each module registers its translations)
     resizing,
     shapes,
 )
-from .registry import TRANSLATIONS
+from .registry import TRANSLATIONS, UNTRANSLATED
 
-__all__ = ["TRANSLATIONS"]
+__all__ = ["TRANSLATIONS", "UNTRANSLATED"]
