@@ -61,9 +61,10 @@ def export_onnx(model, filepath, input_signature=None, opset_version=None, verbo
         graph_outputs.append(_value_info(onnx, name, tensor))
     graph = onnx.helper.make_graph(g.nodes, model.name or "model", graph_inputs, graph_outputs,
                                    initializer=g.initializers)
-    proto = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", opset)],
-                                   producer_name="hikeras")
-    proto.ir_version = min(proto.ir_version, 8 if opset < 19 else 9)
+    opsets = [onnx.helper.make_opsetid("", opset)]
+    proto = onnx.helper.make_model(graph, opset_imports=opsets, producer_name="hikeras")
+    # The lowest IR version the opset allows, so older runtimes read the file too.
+    proto.ir_version = onnx.helper.find_min_ir_version_for(opsets)
     onnx.checker.check_model(proto)
     with atomic_write(filepath) as tmp:
         onnx.save(proto, tmp)

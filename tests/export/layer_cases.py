@@ -99,6 +99,7 @@ CASES = {
     "LSTM": case(lambda: L.LSTM(4, return_sequences=True), SEQ),
     "GRU": case(lambda: L.GRU(4, reset_after=False), SEQ),
     "SimpleRNN": case(lambda: L.SimpleRNN(4, go_backwards=True, return_sequences=True), SEQ),
+    "RNN": case(lambda: L.RNN(L.LSTMCell(4), return_sequences=True), SEQ),
     "Bidirectional": case(lambda: L.Bidirectional(L.LSTM(3, return_sequences=True)), SEQ),
     "TimeDistributed": case(lambda: L.TimeDistributed(L.Dense(4)), SEQ),
     # attention
@@ -135,6 +136,8 @@ CASES = {
     "Rescaling": case(lambda: L.Rescaling(1 / 255.0, offset=-0.5), IMG2),
     "Normalization": case(lambda: _adapted(L.Normalization()), (5,)),
     "Resizing": case(lambda: L.Resizing(4, 5), IMG2),
+    "AutoContrast": case(lambda: L.AutoContrast(), IMG2),
+    "Solarization": case(lambda: L.Solarization(0.5, threshold_factor=0.4), IMG2),
     "CenterCrop": case(lambda: L.CenterCrop(4, 5), IMG2),
     # random augmentation: identity at inference
     **{name: case(lambda name=name, kwargs=kwargs: getattr(L, name)(**kwargs), IMG2)
@@ -154,12 +157,12 @@ NOT_EXPORTED = {
     "Layer": "the abstract base of every layer",
     "Wrapper": "an abstract base (TimeDistributed, Bidirectional, SpectralNormalization)",
     "InputLayer": "a graph's source: exported as the model's input",
-    "RNN": "a generic RNN runs its cell's Python code step by step; traced symbolically it "
-           "makes one step's shapes only (the fused LSTM, GRU and SimpleRNN layers export)",
-    "LSTMCell": "a cell is run by a recurrent layer, which exports as one ONNX node",
-    "GRUCell": "a cell is run by a recurrent layer, which exports as one ONNX node",
-    "SimpleRNNCell": "a cell is run by a recurrent layer, which exports as one ONNX node",
-    "StackedRNNCells": "cells are run by a recurrent layer (see RNN)",
+    "LSTMCell": "a cell is run by a recurrent layer (RNN(LSTMCell) is a case)",
+    "GRUCell": "a cell is run by a recurrent layer (RNN(GRUCell) exports as the GRU op)",
+    "SimpleRNNCell": "a cell is run by a recurrent layer (as LSTMCell)",
+    "StackedRNNCells": "RNN runs a custom or stacked cell's Python step in a loop; traced "
+                       "symbolically it gives one step's shapes only, so it is refused "
+                       "(test_model_export checks the error)",
     "Lambda": "runs arbitrary Python; exports when that code uses hikeras.ops only",
     "OpLayer": "the node a functional model records for an op on graph tensors; exports as "
                "that op",
@@ -169,11 +172,10 @@ NOT_EXPORTED = {
     "IntegerLookup": "a Python vocabulary lookup, outside the ops",
     "CategoryEncoding": "encodes with numpy, outside the ops",
     "Discretization": "bins with numpy, outside the ops",
-    "ConvLSTM1D": "a convolutional recurrence with no ONNX node, run outside the fused ops",
-    "ConvLSTM2D": "a convolutional recurrence with no ONNX node, run outside the fused ops",
-    "ConvLSTM3D": "a convolutional recurrence with no ONNX node, run outside the fused ops",
-    "AutoContrast": "per-image statistics computed with numpy",
-    "Solarization": "computed with numpy",
+    "ConvLSTM1D": "a convolutional recurrence with no ONNX node; its symbolic call gives "
+                  "one step's shapes, so the trace refuses it",
+    "ConvLSTM2D": "as ConvLSTM1D",
+    "ConvLSTM3D": "as ConvLSTM1D",
 }
 
 

@@ -2,6 +2,8 @@
 Sequential, subclassed models computing with `hikeras.ops`, masked sequences,
 and the errors for what cannot export."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -144,11 +146,20 @@ def test_input_signature_names_and_fixes_shapes(rng, tmp_path):
         assert_matches(model, path, [rng.normal(size=(2, steps, 3)).astype("float32")])
 
 
-def test_opset_version_is_written(tmp_path):
+@pytest.mark.parametrize("opset", [17, 21])
+def test_opset_version_is_written_and_runs(opset, rng, tmp_path):
+    inputs = hikeras.Input((4, 3))
+    x = layers.LayerNormalization()(layers.GRU(3, return_sequences=True)(inputs))
+    model = hikeras.Model(inputs, layers.GlobalMaxPooling1D()(x))
+    path = tmp_path / "op.onnx"
+    model.export(path, format="onnx", opset_version=opset)
+    assert onnx.load(str(path)).opset_import[0].version == opset
+    assert_matches(model, path, [rng.normal(size=(2, 4, 3)).astype("float32")])
+
+
+def test_opset_below_17_is_refused(tmp_path):
     model = hikeras.Sequential([layers.Input((3,)), layers.Dense(2)])
     path = tmp_path / "op.onnx"
-    model.export(path, format="onnx", opset_version=17)
-    assert onnx.load(str(path)).opset_import[0].version == 17
     with pytest.raises(ValueError, match="opset 17 or higher.*opset_version=13"):
         model.export(path, format="onnx", opset_version=13)
 
@@ -216,3 +227,34 @@ def test_recurrent_states_passed_between_layers_and_a_lambda(rng, tmp_path):
     path = tmp_path / "states.onnx"
     model.export(path, format="onnx")
     assert_matches(model, path, [rng.normal(size=(3, 5, 3)).astype("float32")])
+
+
+class StatelessCell(layers.Layer):
+    """A custom cell: the generic RNN runs its step in a Python loop."""
+
+    def __init__(self, units, **kwargs):
+        super().__init__(**kwargs)
+        self.units = self.state_size = units
+
+    def build(self, input_shape):
+        self.kernel = self.add_weight(shape=(input_shape[-1], self.units))
+
+    def call(self, x, states):
+        h = ops.tanh(ops.matmul(x, self.kernel))
+        return h, [h]
+
+
+@pytest.mark.parametrize("return_sequences", [False, True])
+def test_a_custom_cell_rnn_is_refused_not_exported_as_one_step(return_sequences, tmp_path):
+    inputs = hikeras.Input((4, 2))
+    rnn = layers.RNN(StatelessCell(3), return_sequences=return_sequences, name="custom")
+    model = hikeras.Model(inputs, rnn(inputs))
+    with pytest.raises(TypeError, match="layer 'custom' \\(RNN\\) outside hikeras' ops"):
+        model.export(tmp_path / "rnn.onnx", format="onnx")
+
+
+def test_without_the_onnx_package_the_error_says_how_to_install(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "onnx", None)  # `import onnx` now raises ImportError
+    model = hikeras.Sequential([layers.Input((3,)), layers.Dense(2)])
+    with pytest.raises(ImportError, match='pip install "hikeras\\[onnx\\]"'):
+        model.export(tmp_path / "m.onnx", format="onnx")
