@@ -258,3 +258,12 @@ def test_without_the_onnx_package_the_error_says_how_to_install(monkeypatch, tmp
     model = hikeras.Sequential([layers.Input((3,)), layers.Dense(2)])
     with pytest.raises(ImportError, match='pip install "hikeras\\[onnx\\]"'):
         model.export(tmp_path / "m.onnx", format="onnx")
+
+
+def test_an_application_model_exports(rng, tmp_path):
+    model = hikeras.applications.MobileNetV2(input_shape=(32, 32, 3), alpha=0.35,
+                                             weights=None, classes=7)
+    path = tmp_path / "mobilenet.onnx"
+    model.export(path, format="onnx")
+    images = rng.uniform(0, 255, size=(2, 32, 32, 3)).astype("float32")
+    assert_matches(model, path, [hikeras.applications.mobilenet_v2.preprocess_input(images)])
