@@ -82,10 +82,10 @@ class OnnxGraph:
         array = np.asarray(x.value if isinstance(x, Tensor) else x)
         if dtype is not None:
             array = array.astype(dtype, copy=False)
-        elif array.dtype == np.float64 and not isinstance(x, np.ndarray):
+        elif isinstance(x, (float, list, tuple)) and array.dtype == np.float64:
             array = array.astype(np.float32)  # a Python float is weak: float32 unless told
-        key = (id(source), array.dtype.str, array.shape) if isinstance(source, (np.ndarray, Tensor)) \
-            else None
+        kept = isinstance(source, (np.ndarray, Tensor))
+        key = (id(source), array.dtype.str, array.shape) if kept else None
         if key is not None and key in self._constants:
             return self._constants[key]
         name = self.fresh(hint or getattr(source, "path", None) or "const")

@@ -267,3 +267,20 @@ def test_an_application_model_exports(rng, tmp_path):
     model.export(path, format="onnx")
     images = rng.uniform(0, 255, size=(2, 32, 32, 3)).astype("float32")
     assert_matches(model, path, [hikeras.applications.mobilenet_v2.preprocess_input(images)])
+
+
+def test_a_float64_model_exports_in_float64(rng, tmp_path):
+    previous = hikeras.backend.floatx()
+    hikeras.backend.set_floatx("float64")
+    try:
+        inputs = hikeras.Input((5,))
+        x = layers.Dense(3, activation="tanh")(inputs) * 2.0
+        model = hikeras.Model(inputs, layers.LayerNormalization()(x))
+        path = tmp_path / "f64.onnx"
+        model.export(path, format="onnx")
+        x = rng.normal(size=(3, 5))
+        (got,) = run_onnx(path, [x])
+        assert got.dtype == np.float64
+        np.testing.assert_allclose(got, model.predict(x, verbose=0), rtol=1e-12, atol=1e-12)
+    finally:
+        hikeras.backend.set_floatx(previous)

@@ -2,8 +2,6 @@
 
 import numpy as np
 
-from ..tracing import TracedTensor
-
 
 def dtype_of(x):
     """The dtype of an op input, or None for a Python scalar (weak in numpy's promotion)."""
@@ -30,10 +28,6 @@ def positive_axes(axis, rank):
         return list(range(rank))
     axes = [axis] if isinstance(axis, (int, np.integer)) else list(axis)
     return sorted(int(a) % rank for a in axes)
-
-
-def is_traced(x):
-    return isinstance(x, TracedTensor)
 
 
 def activation(g, name, x, dtype):
