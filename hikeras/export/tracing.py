@@ -80,7 +80,15 @@ def trace(fn, inputs):
     """
     ops = []
     with _lock, _intercepting(ops):
-        outputs = fn(inputs)
+        try:
+            outputs = fn(inputs)
+        except Exception as error:
+            layer = _innermost_layer(error.__traceback__)
+            where = f"layer '{layer.name}' ({type(layer).__name__})" if layer else "the model"
+            raise ValueError(
+                f"Cannot export to ONNX: calling {where} on symbolic inputs failed, most "
+                "likely because it computes with numpy on the values rather than with "
+                f"hikeras.ops. Received: {type(error).__name__}: {error}") from error
     return Trace(tree.flatten(inputs), ops, tree.flatten(outputs))
 
 
@@ -108,9 +116,24 @@ def current_layer():
     """The name of the innermost layer whose `call` is running, found on the stack."""
     frame = sys._getframe(1)
     while frame is not None:
-        owner = frame.f_locals.get("self") if frame.f_code.co_name == "call" else None
-        name = getattr(owner, "name", None)
-        if isinstance(name, str) and hasattr(owner, "built"):
-            return name
+        layer = _layer_of(frame)
+        if layer is not None:
+            return layer.name
         frame = frame.f_back
     return None
+
+
+def _innermost_layer(traceback):
+    """The layer whose `call` is deepest in `traceback`, or None."""
+    found = None
+    while traceback is not None:
+        found = _layer_of(traceback.tb_frame) or found
+        traceback = traceback.tb_next
+    return found
+
+
+def _layer_of(frame):
+    """The layer whose `call` `frame` runs, or None (layers are told by name and `built`)."""
+    owner = frame.f_locals.get("self") if frame.f_code.co_name == "call" else None
+    return owner if isinstance(getattr(owner, "name", None), str) and hasattr(
+        owner, "built") else None

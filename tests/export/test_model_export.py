@@ -284,3 +284,32 @@ def test_a_float64_model_exports_in_float64(rng, tmp_path):
         np.testing.assert_allclose(got, model.predict(x, verbose=0), rtol=1e-12, atol=1e-12)
     finally:
         hikeras.backend.set_floatx(previous)
+
+
+class NumpyInside(layers.Layer):
+    """Computes with numpy on its input; gives functional models its shape directly."""
+
+    def call(self, x):
+        return ops.convert_to_tensor(np.tanh(np.asarray(x, dtype="float32")))
+
+    def compute_output_spec(self, x):
+        return hikeras.backend.SymbolicTensor(x.shape, x.dtype)
+
+
+def test_a_layer_failing_on_symbolic_inputs_is_named(tmp_path):
+    inputs = hikeras.Input((4,))
+    model = hikeras.Model(inputs, NumpyInside(name="numpy_inside")(layers.Dense(4)(inputs)))
+    with pytest.raises(ValueError, match="calling layer 'numpy_inside' \\(NumpyInside\\) on "
+                                         "symbolic inputs failed"):
+        model.export(tmp_path / "n.onnx", format="onnx")
+
+
+def test_attention_layers_with_masks(rng, tmp_path):
+    tokens = hikeras.Input((6,), dtype="int32")
+    x = layers.Embedding(10, 4, mask_zero=True)(tokens)
+    dot = layers.Attention()([x, x], use_causal_mask=True)
+    additive = layers.AdditiveAttention()([x, x])
+    model = hikeras.Model(tokens, [dot, additive])
+    path = tmp_path / "attention.onnx"
+    model.export(path, format="onnx")
+    assert_matches(model, path, [padded_tokens(rng, 4, 6, 10)])
