@@ -101,6 +101,11 @@ VARIANTS = {
         2, 3, strides=2, output_padding=1),
     "conv2d_transpose_small_kernel": lambda: layers.Conv2DTranspose(2, 1, strides=3),
     "max_pool_valid_strided": lambda: layers.MaxPooling2D(3, strides=2),
+    "conv2d_groups": lambda: layers.Conv2D(6, 3, groups=3),
+    "conv2d_channels_first": lambda: layers.Conv2D(2, 3, data_format="channels_first"),
+    "up_sampling_bilinear": lambda: layers.UpSampling2D(2, interpolation="bilinear"),
+    "resizing_nearest": lambda: layers.Resizing(5, 11, interpolation="nearest"),
+    "resizing_crop_to_aspect_ratio": lambda: layers.Resizing(4, 6, crop_to_aspect_ratio=True),
     "avg_pool_strided_same": lambda: layers.AveragePooling2D(2, strides=1, padding="same"),
 }
 _VARIANT_SHAPES = {"lstm": (7, 3), "gru": (7, 3), "simple": (7, 3), "bidi": (7, 3),
