@@ -313,3 +313,14 @@ def test_attention_layers_with_masks(rng, tmp_path):
     path = tmp_path / "attention.onnx"
     model.export(path, format="onnx")
     assert_matches(model, path, [padded_tokens(rng, 4, 6, 10)])
+
+
+def test_masked_recurrence_keeps_the_time_axis_dynamic(rng, tmp_path):
+    tokens = hikeras.Input((None,), dtype="int32")
+    x = layers.Embedding(10, 4, mask_zero=True)(tokens)
+    x = layers.Bidirectional(layers.LSTM(3, return_sequences=True))(x)
+    model = hikeras.Model(tokens, layers.GRU(2, go_backwards=True)(x))
+    path = tmp_path / "dynamic.onnx"
+    model.export(path, format="onnx")
+    for steps in (5, 9):
+        assert_matches(model, path, [padded_tokens(rng, 4, steps, 10)])

@@ -9,9 +9,9 @@ hikeras's output order (the order of processing).
 
 Masks: a masked step keeps the states and outputs the previous output (zeros
 before the first unmasked step, or zeros with `zero_output_for_mask`). ONNX's
-recurrent nodes have no per-step mask, so a masked sequence is unrolled: one
-single-step node per time step, with `Where` keeping the states of masked
-steps. That needs the number of time steps at export time.
+recurrent nodes have no per-step mask, so a masked sequence runs as an ONNX
+`Scan` over time whose body is a single-step recurrent node, with `Where`
+keeping the states of masked steps; the time axis stays dynamic.
 """
 
 import numpy as np
@@ -131,36 +131,64 @@ def _translate(g, op, kind, num_states):
 
 
 def _masked(g, op, cell, xs, states):
-    steps = cell.x.shape[1]
-    if steps is None:
-        raise g.error("a mask over sequences whose length is unknown at export time "
-                      "(give the time axis a fixed length in input_signature)")
+    """The masked recurrence as an ONNX `Scan` over time of a one-step recurrent node.
+
+    The scan carries the states and whether an unmasked step has been seen (the
+    output before it is zeros); each step's output is its carried `h` where seen.
+    """
     attrs = op.attrs
     mask = g.node("Transpose", [g.value(cell.mask, np.bool_)], perm=[1, 0])  # (T, B)
     if attrs.get("go_backwards", False):
         mask = _reverse_time(g, mask, 0)
-    mask = g.node("Unsqueeze", [mask, g.ints([0, 3], "axes")])  # (1, T, B, 1)
+    mask = g.node("Unsqueeze", [mask, g.ints([2], "axes")])  # (T, B, 1)
     batch = g.node("Slice", [g.node("Shape", [xs]), g.ints([1]), g.ints([2]), g.ints([0])])
-    zeros = g.node("ConstantOfShape", [g.node("Concat", [g.ints([1]), batch,
-                                                         g.ints([cell.units])], axis=0)],
+    state_shape = g.node("Concat", [g.ints([1]), batch, g.ints([cell.units])], axis=0)
+    zeros = g.node("ConstantOfShape", [state_shape],
                    value=g.onnx.numpy_helper.from_array(np.zeros(1, cell.dtype)))
+    unseen = g.node("ConstantOfShape", [g.node("Concat", [g.ints([1]), batch, g.ints([1])],
+                                               axis=0)],
+                    value=g.onnx.numpy_helper.from_array(np.zeros(1, np.bool_)))
     states = [s or zeros for s in states]
-    seen = None
-    outputs = []
-    zero_output = attrs.get("zero_output_for_mask", False)
-    for t in range(steps):
-        x_t = g.node("Slice", [xs, g.ints([t]), g.ints([t + 1]), g.ints([0])])
-        m_t = g.node("Squeeze", [g.node("Slice", [mask, g.ints([t]), g.ints([t + 1]),
-                                                  g.ints([1])]), g.ints([1], "axes")])
-        _, new = cell.run(x_t, states)
-        states = [g.node("Where", [m_t, n, s]) for n, s in zip(new, states)]
-        seen = m_t if seen is None or zero_output else g.node("Or", [seen, m_t])
-        outputs.append(g.node("Where", [seen, states[0], zeros]))  # (1, B, H)
+    body = _step_body(g, cell, zero_output=attrs.get("zero_output_for_mask", False))
+    outs = g.node("Scan", [*states, unseen, xs, mask], outputs=len(states) + 2, body=body,
+                  num_scan_inputs=2)
+    finals, seen, sequence = outs[:len(states)], outs[len(states)], outs[-1]
     if attrs.get("return_sequences", True):
-        out = g.node("Transpose", [g.node("Concat", outputs, axis=0)], perm=[1, 0, 2])
+        out = g.node("Transpose", [g.node("Squeeze", [sequence, g.ints([1], "axes")])],
+                     perm=[1, 0, 2])
     else:
-        out = g.node("Squeeze", [outputs[-1], g.ints([0], "axes")])
-    return out, states
+        last = g.node("Where", [seen, finals[0], g.scalar(0, cell.dtype)])
+        out = g.node("Squeeze", [last, g.ints([0], "axes")])
+    return out, finals
+
+
+def _step_body(g, cell, zero_output):
+    """The `Scan` body: `(states..., seen, x_t, m_t) -> (states..., seen, output_t)`."""
+    helper = g.onnx.helper
+    elem = helper.np_dtype_to_tensor_dtype(np.dtype(cell.dtype))
+    boolean = helper.np_dtype_to_tensor_dtype(np.dtype(np.bool_))
+    states = [g.fresh("step/state") for _ in range(cell.num_states)]
+    seen, x_t, m_t = g.fresh("step/seen"), g.fresh("step/x"), g.fresh("step/mask")
+    inputs = [helper.make_tensor_value_info(n, elem, [1, "batch", cell.units]) for n in states]
+    inputs += [helper.make_tensor_value_info(seen, boolean, [1, "batch", 1]),
+               helper.make_tensor_value_info(x_t, elem, ["batch", cell.x.shape[-1]]),
+               helper.make_tensor_value_info(m_t, boolean, ["batch", 1])]
+    outer, g.nodes = g.nodes, []  # the body's nodes; constants stay in the outer graph
+    try:
+        keep = g.node("Unsqueeze", [m_t, g.ints([0], "axes")])  # (1, B, 1)
+        _, new = cell.run(g.node("Unsqueeze", [x_t, g.ints([0], "axes")]), states)
+        new = [g.node("Where", [keep, n, s]) for n, s in zip(new, states)]
+        now_seen = keep if zero_output else g.node("Or", [seen, keep])
+        output = g.node("Where", [now_seen, new[0], g.scalar(0, cell.dtype)])
+        nodes = g.nodes
+    finally:
+        g.nodes = outer
+    outputs = [*new, now_seen, output]
+    shapes = [[1, "batch", cell.units]] * cell.num_states + [[1, "batch", 1],
+                                                             [1, "batch", cell.units]]
+    types = [elem] * cell.num_states + [boolean, elem]
+    values = [helper.make_tensor_value_info(n, t, s) for n, t, s in zip(outputs, types, shapes)]
+    return helper.make_graph(nodes, g.fresh("step"), inputs, values)
 
 
 @translates("lstm_sequence")
