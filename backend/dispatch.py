@@ -32,6 +32,11 @@ def set_symbolic_interceptor(fn):
     _symbolic_interceptor = fn
 
 
+def get_symbolic_interceptor():
+    """The function installed by `set_symbolic_interceptor`, or None."""
+    return _symbolic_interceptor
+
+
 def active_tapes():
     """The tapes recording in this thread, innermost last."""
     tapes = getattr(_local, "tapes", None)

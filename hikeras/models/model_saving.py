@@ -29,6 +29,22 @@ class SavingMixin:
                              f"save_format={save_format!r}, other arguments={sorted(kwargs)}")
         save_model(self, filepath, overwrite=overwrite, include_optimizer=include_optimizer)
 
+    def export(self, filepath, format="tf_saved_model", verbose=None, input_signature=None,
+               **kwargs):
+        """Exports the model's inference computation for other runtimes (Keras 3's signature).
+
+        hikeras writes `format="onnx"` (`pip install "hikeras[onnx]"`): the batch
+        dimension is dynamic, `input_signature` (shapes and dtypes, e.g. a list of
+        `hikeras.Input`s) fixes or frees the others, and `opset_version` (17 or
+        higher, default 18) picks the opset. Keras's other formats (its default
+        "tf_saved_model", "openvino", "litert", "torch") need their frameworks and
+        are refused. See docs/export.md.
+        """
+        from ..export import export_model
+
+        return export_model(self, filepath, format=format, verbose=verbose,
+                            input_signature=input_signature, **kwargs)
+
     def save_weights(self, filepath, overwrite=True, max_shard_size=None):
         """Saves the weights: `.weights.h5` (Keras 3), `.h5` (Keras 2) or sharded `.weights.json`."""
         from ..saving.saving_api import save_weights

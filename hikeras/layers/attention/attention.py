@@ -12,6 +12,8 @@ __all__ = ["Attention"]
 
 
 def _as_bool(mask):
+    if isinstance(mask, SymbolicTensor):  # a traced model (ONNX export): keep it an op
+        return ops.cast(mask, "bool")
     return None if mask is None else np.asarray(mask).astype(bool, copy=False)
 
 
@@ -91,7 +93,7 @@ class Attention(Layer):
         keep = None if value_mask is None else value_mask[:, None, :]
         if use_causal_mask:
             causal = np.tril(np.ones((1,) + tuple(scores.shape[-2:]), dtype=bool))
-            keep = causal if keep is None else keep & causal
+            keep = causal if keep is None else ops.logical_and(keep, causal)
         if keep is not None:
             # Far below any score, so masked values get weight exactly 0 (a row with
             # nothing to attend to spreads its weight uniformly, as in Keras).
@@ -103,7 +105,7 @@ class Attention(Layer):
             dropped = kernels.dropout(weights, self.dropout, rng=self._rng)
         output = ops.matmul(dropped, value)
         if query_mask is not None:
-            output = ops.multiply(output, query_mask[..., None].astype(output.dtype))
+            output = ops.multiply(output, ops.cast(query_mask[..., None], output.dtype))
         return (output, weights) if return_attention_scores else output
 
     def compute_mask(self, inputs, mask=None):

@@ -20,8 +20,20 @@ def _shape(x):
 
 
 def _as_bool(mask):
-    """A concrete mask (array, tensor or list) as a numpy bool array."""
+    """A mask (array, tensor or list) as a numpy bool array; symbolic ones through the cast op.
+
+    A symbolic mask is met when a model is traced (ONNX export), so it stays an op.
+    """
+    if isinstance(mask, SymbolicTensor):
+        return ops.cast(mask, "bool")
     return None if mask is None else np.asarray(mask).astype(bool, copy=False)
+
+
+def _both(a, b):
+    """`a & b` for boolean masks, through the op when one is symbolic."""
+    if isinstance(a, SymbolicTensor) or isinstance(b, SymbolicTensor):
+        return ops.logical_and(a, b)
+    return a & b
 
 
 def _projection(free_axes, bound_axes, output_axes):
@@ -117,7 +129,7 @@ class _ProjectedAttention(Layer):
             return None
         merged = masks[0]
         for m in masks[1:]:
-            merged = merged & m
+            merged = _both(merged, m)
         return merged
 
     def get_config(self):
@@ -300,7 +312,7 @@ class MultiHeadAttention(_ProjectedAttention):
         if mask is not None:
             # Keras inserts missing axes just before the query's attended axes.
             while mask.ndim < scores_rank:
-                mask = np.expand_dims(mask, -2 * len(attended) - 1)
+                mask = ops.expand_dims(mask, -2 * len(attended) - 1)
         canonical = batch == [0] and attended == (1,)
         if not canonical:
             q, k, v = (self._to_canonical(t, batch) for t in (q, k, v))

@@ -44,9 +44,12 @@ class Reshape(Layer):
                 f"to {(None,) + target}: the sizes differ. Received: target_shape="
                 f"{self.target_shape}"
             )
-        if isinstance(inputs, SymbolicTensor):
-            return SymbolicTensor((inputs.shape[0],) + target, inputs.dtype)
-        return ops.reshape(inputs, (inputs.shape[0],) + target)
+        batch = inputs.shape[0]
+        if batch is None:
+            if -1 in target:  # two unknown lengths: only the shape can be said
+                return SymbolicTensor((batch,) + target, inputs.dtype)
+            batch = -1  # symbolic inputs reshape through the op too (ONNX export traces it)
+        return ops.reshape(inputs, (batch,) + target)
 
     def get_config(self):
         config = super().get_config()

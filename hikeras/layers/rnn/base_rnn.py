@@ -135,7 +135,9 @@ class FusedRNN(Layer):
         if mask is None:
             return None
         mask = tree.flatten(mask)[0]
-        if mask is None or symbolic or isinstance(mask, SymbolicTensor):
+        if isinstance(mask, SymbolicTensor):
+            return mask  # traced as it is (an ONNX export follows the mask through the op)
+        if mask is None or symbolic:
             return None
         mask = np.asarray(mask.value if isinstance(mask, Tensor) else mask).astype(bool)
         if mask.shape != tuple(sequences.shape[:2]):

@@ -161,12 +161,15 @@ class RNN(FusedRNN):
         symbolic = isinstance(sequences, SymbolicTensor)
         states = self._generic_initial_states(sequences, initial_state, shapes, symbolic)
         if symbolic:
+            # One step gives the shapes. The results are fresh symbolic tensors, not the
+            # step's own: a trace of this call (ONNX export) must not mistake one step
+            # for the whole recurrence.
             output, states = self.cell(sequences[:, 0], _pack(shapes, states),
                                        training=training)
-            if self.return_sequences:
-                output = SymbolicTensor((output.shape[0], sequences.shape[1])
-                                        + tuple(output.shape[1:]), output.dtype)
-            final = tree.flatten(states)
+            steps = (sequences.shape[1],) if self.return_sequences else ()
+            output = SymbolicTensor((output.shape[0],) + steps + tuple(output.shape[1:]),
+                                    output.dtype)
+            final = [SymbolicTensor(s.shape, s.dtype) for s in tree.flatten(states)]
         else:
             output, final = self._loop(sequences, states, shapes,
                                        self._step_mask(mask, sequences, symbolic), training)

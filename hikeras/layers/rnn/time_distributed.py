@@ -50,22 +50,27 @@ class TimeDistributed(Layer):
         shape = tuple(inputs.shape)
         self._step_shape(shape)
         kwargs = {"training": training}
+        # With a known time length, symbolic inputs (batch None) fold batch and time
+        # through the reshape op like arrays do, so the computation can be traced.
+        folded = None if shape[1] is None or None in shape[2:] else \
+            -1 if shape[0] is None else shape[0] * shape[1]
         if mask is not None and self.layer._call_has_mask:
-            if not isinstance(mask, SymbolicTensor):
-                if tuple(mask.shape[:2]) != shape[:2]:
-                    raise ValueError(
-                        f"The mask of TimeDistributed '{self.name}' must start with the inputs' "
-                        f"(batch, time) = {shape[:2]}. Received: mask.shape={tuple(mask.shape)}")
-                mask = ops.reshape(mask, (shape[0] * shape[1],) + tuple(mask.shape[2:]))
+            if not isinstance(mask, SymbolicTensor) and tuple(mask.shape[:2]) != shape[:2]:
+                raise ValueError(
+                    f"The mask of TimeDistributed '{self.name}' must start with the inputs' "
+                    f"(batch, time) = {shape[:2]}. Received: mask.shape={tuple(mask.shape)}")
+            if folded is not None:
+                mask = ops.reshape(mask, (folded,) + tuple(mask.shape[2:]))
             kwargs["mask"] = mask
-        if isinstance(inputs, SymbolicTensor):
+        if isinstance(inputs, SymbolicTensor) and folded is None:
             kwargs.pop("mask", None)
             step = self.layer(SymbolicTensor((None,) + shape[2:], inputs.dtype), **kwargs)
             return tree.map_structure(
                 lambda t: SymbolicTensor(shape[:2] + tuple(t.shape[1:]), t.dtype), step)
-        outputs = self.layer(ops.reshape(inputs, (shape[0] * shape[1],) + shape[2:]), **kwargs)
+        outputs = self.layer(ops.reshape(inputs, (folded,) + shape[2:]), **kwargs)
+        unfolded = (-1 if shape[0] is None else shape[0], shape[1])
         return tree.map_structure(
-            lambda t: ops.reshape(t, shape[:2] + tuple(t.shape[1:])), outputs)
+            lambda t: ops.reshape(t, unfolded + tuple(t.shape[1:])), outputs)
 
     def compute_mask(self, inputs, mask=None):
         return mask
