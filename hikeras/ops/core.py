@@ -9,7 +9,7 @@ values return `hikeras.backend.Tensor`s, and symbolic inputs
 import numpy as np
 
 from .. import backend
-from ..backend import SymbolicTensor, Tensor
+from ..backend import SymbolicDim, SymbolicTensor, Tensor
 
 _PYTHON_SCALARS = (bool, int, float)
 
@@ -96,9 +96,20 @@ def is_tensor(x):
 
 
 def shape(x):
-    """The shape of `x` as a tuple; symbolic tensors may have `None` entries."""
-    if isinstance(x, (Tensor, SymbolicTensor)):
+    """The shape of `x` as a tuple of ints.
+
+    On a functional model's graph tensors (from `Input` and layer calls) an
+    unknown dimension is `None`, as in Keras. While a layer's `call` is traced
+    symbolically it is a `SymbolicDim` instead, a stand-in that ops and Python
+    arithmetic accept, so `ops.reshape(x, (ops.shape(x)[0], -1, d))` builds a
+    model; when the model runs on data the entries are plain ints again.
+    """
+    if isinstance(x, Tensor):
         return tuple(x.shape)
+    if isinstance(x, SymbolicTensor):
+        if getattr(x, "_keras_history", None) is not None:  # a graph tensor
+            return tuple(x.shape)
+        return tuple(SymbolicDim() if d is None else d for d in x.shape)
     return np.shape(x)
 
 

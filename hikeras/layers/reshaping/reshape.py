@@ -45,6 +45,8 @@ class Reshape(Layer):
                 f"{self.target_shape}"
             )
         if isinstance(inputs, SymbolicTensor):
+            # -1 stays unknown when an input dimension is (as in Keras).
+            target = tuple(None if d == -1 else d for d in target)
             return SymbolicTensor((inputs.shape[0],) + target, inputs.dtype)
         return ops.reshape(inputs, (inputs.shape[0],) + target)
 
