@@ -121,9 +121,9 @@ CASES = {
                                   (T, 3)),
     "UnitNormalization": case(layers.UnitNormalization, (T, 3)),
     # --------------------------------------------------------------- pooling
-    "AveragePooling1D": case(layers.AveragePooling1D, (T, 3)),
-    "AveragePooling2D": case(lambda: layers.AveragePooling2D(padding="same"), (T, T, 3)),
-    "AveragePooling3D": case(layers.AveragePooling3D, (T, T, T, 2)),
+    "AveragePooling1D": case(lambda: layers.AveragePooling1D(2), (T, 3)),
+    "AveragePooling2D": case(lambda: layers.AveragePooling2D(2, padding="same"), (T, T, 3)),
+    "AveragePooling3D": case(lambda: layers.AveragePooling3D(2), (T, T, T, 2)),
     "MaxPooling1D": case(lambda: layers.MaxPooling1D(padding="same"), (T, 3)),
     "MaxPooling2D": case(layers.MaxPooling2D, (T, T, 3)),
     "MaxPooling3D": case(layers.MaxPooling3D, (T, T, T, 2)),
