@@ -113,6 +113,19 @@ def shape(x):
     return np.shape(x)
 
 
+def spec_if_unknown(shape, dtype):
+    """A `SymbolicTensor` for an array of `shape` if an entry is unknown, else None.
+
+    Creation ops (`zeros`, `ones`, `full`) called in a traced layer with a
+    size from `ops.shape` (a `SymbolicDim`) answer with a spec, as ops on
+    symbolic tensors do.
+    """
+    entries = (shape,) if isinstance(shape, (int, np.integer, SymbolicTensor)) else shape
+    if any(backend.is_unknown_dim(d) for d in entries):
+        return SymbolicTensor([None if backend.is_unknown_dim(d) else d for d in entries], dtype)
+    return None
+
+
 def dtype(x):
     """The dtype name of `x`, e.g. `"float32"`."""
     found = getattr(x, "dtype", None)
