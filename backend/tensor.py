@@ -236,12 +236,22 @@ class SymbolicDim(SymbolicTensor):
     the shape rules read it as `None`. When the traced model later runs on
     data, `ops.shape` returns plain integers and none of this is involved.
     Using it where Python needs a number (`range`, `if`, `int`) is an error.
+    It compares equal to `None`, the entry it stands for (`ops.shape(x) ==
+    (None, 3)` holds as it does for a graph tensor), and to itself only.
     """
 
     __slots__ = ()
 
     def __init__(self):
         super().__init__((), "int32")
+
+    def __eq__(self, other):
+        return other is None or other is self
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = object.__hash__
 
     def __repr__(self):
         return "<SymbolicDim (unknown)>"

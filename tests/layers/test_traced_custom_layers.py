@@ -9,10 +9,10 @@ with the same computation written in numpy.
 
 import numpy as np
 import pytest
+from hikeras.backend import SymbolicDim
 
 import hikeras
 from hikeras import layers, ops
-from hikeras.backend import SymbolicDim
 
 
 class SplitHeads(layers.Layer):
@@ -137,6 +137,7 @@ def test_symbolic_dim_arithmetic_stays_unknown():
     for value in (dim + 1, 2 * dim, dim - dim, dim // 2, 7 % dim, -dim):
         assert isinstance(value, SymbolicDim)
     assert (dim * 1.5).shape == ()  # with a float it is an op on a 0-d symbolic tensor
+    assert dim == None and dim != 3 and dim != SymbolicDim()
 
 
 def test_augmentation_block_on_unknown_image_sizes(rng):
