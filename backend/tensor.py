@@ -225,6 +225,15 @@ class SymbolicTensor(TensorOperators):
     def __repr__(self):
         return f"<SymbolicTensor shape={self.shape} dtype={self.dtype.name}>"
 
+    def __iter__(self):
+        # Without this, Python would iterate through `__getitem__` until an IndexError
+        # that an unknown first dimension never raises.
+        if not self.shape or self.shape[0] is None:
+            raise TypeError(
+                "Cannot iterate over a symbolic tensor whose first dimension is unknown or "
+                f"that has no dimensions. Received: shape={self.shape}")
+        return (self[i] for i in range(self.shape[0]))
+
 
 class SymbolicDim(SymbolicTensor):
     """An unknown dimension, as `ops.shape` gives it while a layer is traced.

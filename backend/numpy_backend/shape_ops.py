@@ -138,8 +138,11 @@ squeeze.defvjp(_reshape_back_vjp, traceable=True)
 
 def _broadcast_to_shape(x, shape, **_):
     shape = tuple(None if is_unknown_dim(d) else int(d) for d in shape)
-    result = rules.broadcast_shapes(rules.shape_of(x), shape)
-    if len(result) != len(shape) or any(
+    try:
+        result = rules.broadcast_shapes(rules.shape_of(x), shape)
+    except ValueError:
+        result = None
+    if result is None or len(result) != len(shape) or any(
             want is not None and got != want for got, want in zip(result, shape)):
         raise ValueError(
             f"Cannot broadcast a tensor of shape {rules.shape_of(x)} to {shape}. "
@@ -168,8 +171,13 @@ def _tile_layout(shape, repeats):
 
 
 def _tile_shape(x, repeats, **_):
-    shape, reps = _tile_layout(rules.shape_of(x), repeats)
-    out = tuple(None if d is None else d * r for d, r in zip(shape, reps))
+    """Tiled spec; an unknown repeat count (a `SymbolicDim`) makes its axis unknown."""
+    entries = repeats if isinstance(repeats, (tuple, list)) else (repeats,)
+    shape, reps = _tile_layout(rules.shape_of(x), [0 if is_unknown_dim(r) else r
+                                                   for r in entries])
+    reps = reps[:len(reps) - len(entries)] + tuple(
+        None if is_unknown_dim(r) else rep for r, rep in zip(entries, reps[-len(entries):]))
+    out = tuple(None if d is None or r is None else d * r for d, r in zip(shape, reps))
     return SymbolicTensor(out, rules.dtype_of(x))
 
 

@@ -340,7 +340,10 @@ def arange(start, stop=None, step=1, dtype=None):
     """Evenly spaced values in `[start, stop)`; float arguments give floatx, ints int32."""
     if stop is None:
         start, stop = 0, start
-    return np.arange(start, stop, step, dtype=_creation_dtype(dtype, start, stop, step))
+    dtype = _creation_dtype(dtype, start, stop, step)
+    if _builtins.any(isinstance(v, backend.SymbolicTensor) for v in (start, stop, step)):
+        return backend.SymbolicTensor((None,), dtype)  # a traced layer's `arange(steps)`
+    return np.arange(start, stop, step, dtype=dtype)
 
 
 def zeros_like(x, dtype=None):

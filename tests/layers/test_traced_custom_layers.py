@@ -53,6 +53,27 @@ class CountDown(layers.Layer):
         return ops.concatenate([x, ops.ones((batch, 1)), ops.zeros((batch, 2))], axis=-1)
 
 
+class PositionEmbedding(layers.Layer):
+    """Keras's token-and-position idiom: `arange` over the unknown length, then `take`."""
+
+    def build(self, input_shape):
+        self.table = self.add_weight(shape=(16, input_shape[-1]), name="table")
+
+    def call(self, x):
+        positions = ops.arange(0, ops.shape(x)[1], 1)
+        return x + ops.take(self.table, positions, axis=0)
+
+
+class TileBatch(layers.Layer):
+    """Tiles a learned row over the unknown batch."""
+
+    def build(self, input_shape):
+        self.row = self.add_weight(shape=(1, 3), name="row")
+
+    def call(self, x):
+        return ops.concatenate([x, ops.tile(self.row, (ops.shape(x)[0], 1))], axis=-1)
+
+
 def _model(layer, shape):
     inputs = hikeras.Input(shape)
     return hikeras.Model(inputs, layer(inputs))
@@ -87,6 +108,32 @@ def test_creation_ops_with_an_unknown_size(rng):
     x = rng.standard_normal((4, 2)).astype("float32")
     expected = np.concatenate([x, np.ones((4, 1)), np.zeros((4, 2))], axis=-1)
     np.testing.assert_array_equal(model(x), expected)
+
+
+def test_arange_over_an_unknown_length(rng):
+    layer = PositionEmbedding()
+    model = _model(layer, (None, 4))
+    assert model.outputs[0].shape == (None, None, 4)
+    x = rng.standard_normal((2, 5, 4)).astype("float32")
+    np.testing.assert_allclose(model(x), x + layer.table.value[:5], rtol=1e-6)
+
+
+def test_tile_over_an_unknown_batch(rng):
+    layer = TileBatch()
+    model = _model(layer, (2,))
+    assert model.outputs[0].shape == (None, 5)
+    x = rng.standard_normal((3, 2)).astype("float32")
+    expected = np.concatenate([x, np.repeat(layer.row.value, 3, axis=0)], axis=-1)
+    np.testing.assert_array_equal(model(x), expected)
+
+
+def test_iterating_over_an_unknown_axis_is_an_error_not_a_hang():
+    class Rows(layers.Layer):
+        def call(self, x):
+            return ops.stack(list(x), axis=0)
+
+    with pytest.raises(TypeError, match=r"Cannot iterate.*Received: shape=\(None, 3\)"):
+        Rows()(hikeras.Input((3,)))
 
 
 def test_a_traced_layer_inside_a_sequential_block_trains(rng):
