@@ -144,7 +144,7 @@ CASES = {
     "Normalization": case(lambda: layers.Normalization(mean=0.5, variance=2.0), (T, 3)),
     "Rescaling": case(lambda: layers.Rescaling(1 / 255), (T, T, 3)),
     "CategoryEncoding": case(lambda: layers.CategoryEncoding(5, output_mode="multi_hot"),
-                             (3,), dtype="int32"),
+                             (T,), dtype="int32"),
     "Discretization": case(lambda: layers.Discretization(bin_boundaries=[-1.0, 0.0, 1.0]),
                            (T, 3)),
     "IntegerLookup": case(lambda: layers.IntegerLookup(vocabulary=[1, 2, 3]), (T,),
