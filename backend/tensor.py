@@ -269,7 +269,8 @@ class SymbolicDim(SymbolicTensor):
         raise TypeError(
             "This dimension is unknown while the layer is traced symbolically (it is None in "
             "the input's shape), so it cannot be used as a Python number. Compute with it "
-            "through ops (e.g. `ops.reshape(x, (-1, n))`), or give the input a known size.")
+            "through ops (e.g. `ops.reshape(x, (-1, n))`), give the input a known size, or "
+            "override the layer's `compute_output_shape` so that `call` is not traced.")
 
     __index__ = __int__ = __float__ = __bool__ = _unknown
     __lt__ = __le__ = __gt__ = __ge__ = _unknown

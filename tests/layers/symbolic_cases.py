@@ -13,8 +13,8 @@ An entry is `case(make, *input_shapes, dtype=..., data=...)`:
 - each input shape excludes the batch axis; `None` marks an unknown axis;
 - `dtype` is the inputs' dtype; `data(rng, shape)` draws one input of a
   concrete shape (default: standard normal floats, or integers in [0, 5));
-- `call(layer, inputs)` calls the layer (default: on the one input, or on
-  the list of them).
+- `call(layer, inputs, **kwargs)` calls the layer (default: on the one
+  input, or on the list of them), passing `kwargs` (`training=True`) on.
 """
 
 import collections
@@ -26,16 +26,16 @@ from hikeras import layers
 Case = collections.namedtuple("Case", ["make", "input_shapes", "dtype", "data", "call"])
 
 
-def _one_or_list(layer, inputs):
-    return layer(inputs[0] if len(inputs) == 1 else list(inputs))
+def _one_or_list(layer, inputs, **kwargs):
+    return layer(inputs[0] if len(inputs) == 1 else list(inputs), **kwargs)
 
 
-def _positional(layer, inputs):
-    return layer(*inputs)
+def _positional(layer, inputs, **kwargs):
+    return layer(*inputs, **kwargs)
 
 
-def _cell(layer, inputs):
-    return layer(inputs[0], list(inputs[1:]))
+def _cell(layer, inputs, **kwargs):
+    return layer(inputs[0], list(inputs[1:]), **kwargs)
 
 
 def case(make, *input_shapes, dtype="float32", data=None, call=_one_or_list):

@@ -10,7 +10,8 @@ or spatial axis the layer accepts at any length. For each layer:
 2. the model runs on data of two different sizes for the unknown axes: every output
    has the symbolic rank and dtype, and each known symbolic dimension is the one the
    data gives (a `None` may stand for any length);
-3. the same holds when the layer sits inside a `Sequential` block that is itself
+3. the same holds when the layer is called with `training=True` (every layer whose
+   `call` takes it), and when it sits inside a `Sequential` block that is itself
    called on the `Input`s (augmentation pipelines are written that way).
 """
 
@@ -109,6 +110,22 @@ def test_symbolic_call_then_data(name, rng):
         assert [np.dtype(o.dtype).name for o in flat] == keras["dtypes"], name
     model = hikeras.Model(inputs, outputs)
     _run(name, model, entry, rng)
+
+
+def _takes_training(name):
+    return "training" in inspect.signature(EXPORTED[name].call).parameters
+
+
+@pytest.mark.parametrize("name", sorted(n for n in CASES if _takes_training(n)))
+def test_symbolic_call_in_training_mode(name, rng):
+    # `layer(inputs, training=True)` on graph tensors: noise and augmentation layers are
+    # traced in the mode that draws random numbers, for a batch of unknown size.
+    entry = CASES[name]
+    inputs = _inputs(entry)
+    outputs = entry.call(entry.make(), inputs, training=True)
+    if name not in NO_KERAS_SPEC:
+        assert [list(o.shape) for o in tree.flatten(outputs)] == KERAS["layers"][name]["shapes"]
+    _run(name, hikeras.Model(inputs, outputs), entry, rng)
 
 
 @pytest.mark.parametrize("name", sorted(n for n in CASES if len(CASES[n].input_shapes) == 1))
