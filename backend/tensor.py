@@ -265,6 +265,9 @@ class SymbolicDim(SymbolicTensor):
     def __repr__(self):
         return "<SymbolicDim (unknown)>"
 
+    def __neg__(self):
+        return SymbolicDim()
+
     def _unknown(self, *args):
         raise TypeError(
             "This dimension is unknown while the layer is traced symbolically (it is None in "
@@ -280,9 +283,8 @@ def _dim_arithmetic(name):
     """An operator that keeps an unknown dimension unknown when the other operand is an int."""
     tensor_method = getattr(TensorOperators, name, None)
 
-    def method(self, other=None):
-        if other is None or isinstance(other, (int, np.integer, SymbolicDim)) and not (
-                isinstance(other, bool)):
+    def method(self, other):
+        if isinstance(other, (int, np.integer, SymbolicDim)) and not isinstance(other, bool):
             return SymbolicDim()
         if tensor_method is None:
             return NotImplemented
@@ -293,7 +295,7 @@ def _dim_arithmetic(name):
 
 
 for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
-              "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__neg__"):
+              "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__"):
     setattr(SymbolicDim, _name, _dim_arithmetic(_name))
 
 
