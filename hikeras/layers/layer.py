@@ -579,7 +579,18 @@ class Layer:
             if len(args) > 1 and all(isinstance(a, SymbolicTensor) for a in args):
                 shapes = [tuple(a.shape) for a in args]
             return _specs_of_shapes(self.compute_output_shape(shapes), self.dtype)
-        return self._call_with_context(args, kwargs)
+        try:
+            return self._call_with_context(args, kwargs)
+        except Exception as error:
+            if hasattr(error, "add_note"):  # Python 3.11+: the traceback names the layer
+                shapes = [tuple(t.shape) for t in tree.flatten(args)
+                          if isinstance(t, SymbolicTensor)]
+                error.add_note(
+                    f"Raised while tracing the call of layer '{self.name}' "
+                    f"({type(self).__name__}) on symbolic inputs of shapes {shapes}. A layer "
+                    "whose `call` cannot run on symbolic tensors overrides "
+                    "`compute_output_shape`.")
+            raise
 
     def compute_output_shape(self, input_shape):
         """Output shape for an input shape (batch axis may be None)."""

@@ -8,6 +8,7 @@ where the answer depends on them.
 
 import numpy as np
 import pytest
+
 from hikeras.backend import SymbolicDim, SymbolicTensor, apply, is_unknown_dim
 
 

@@ -7,12 +7,14 @@ ops accept. The models are then run on data of several sizes and compared
 with the same computation written in numpy.
 """
 
+import sys
+
 import numpy as np
 import pytest
-from hikeras.backend import SymbolicDim
 
 import hikeras
 from hikeras import layers, ops
+from hikeras.backend import SymbolicDim
 
 
 class SplitHeads(layers.Layer):
@@ -170,8 +172,11 @@ def test_an_unknown_dimension_is_not_a_python_number():
         def call(self, x):
             return ops.stack([x[:, i] for i in range(ops.shape(x)[1])], axis=1)
 
-    with pytest.raises(TypeError, match=r"unknown while the layer is traced symbolically"):
-        Loops()(hikeras.Input((None, 3)))
+    with pytest.raises(TypeError, match=r"unknown while the layer is traced symbolically") as info:
+        Loops(name="loops")(hikeras.Input((None, 3)))
+    if sys.version_info >= (3, 11):  # exception notes name the layer being traced
+        assert any("layer 'loops' (Loops)" in note and "(None, None, 3)" in note
+                   for note in info.value.__notes__)
 
 
 def test_graph_tensors_keep_none_in_their_shape():
