@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import constraints, initializers, ops, regularizers
 from ..backend import SymbolicTensor
+from ..ops.core import tracing_layer_call
 from ..utils import tree
 from ..utils.dtype_utils import standardize_dtype
 from ..variables import Variable
@@ -580,7 +581,8 @@ class Layer:
                 shapes = [tuple(a.shape) for a in args]
             return _specs_of_shapes(self.compute_output_shape(shapes), self.dtype)
         try:
-            return self._call_with_context(args, kwargs)
+            with tracing_layer_call():
+                return self._call_with_context(args, kwargs)
         except Exception as error:
             if hasattr(error, "add_note"):  # Python 3.11+: the traceback names the layer
                 shapes = [tuple(t.shape) for t in tree.flatten(args)

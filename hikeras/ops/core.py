@@ -6,12 +6,31 @@ values return `hikeras.backend.Tensor`s, and symbolic inputs
 (`SymbolicTensor`, from `hikeras.Input`) give symbolic outputs.
 """
 
+import contextlib
+import threading
+
 import numpy as np
 
 from .. import backend
 from ..backend import SymbolicDim, SymbolicTensor, Tensor
 
 _PYTHON_SCALARS = (bool, int, float)
+_trace = threading.local()
+
+
+@contextlib.contextmanager
+def tracing_layer_call():
+    """Marks the enclosed code as a layer's `call` traced on symbolic tensors.
+
+    `Layer.compute_output_spec` wraps its trace in it, so `shape` gives
+    `SymbolicDim`s there, and only there: elsewhere (ops called directly on
+    specs, graph tensors) an unknown dimension stays `None`.
+    """
+    _trace.depth = getattr(_trace, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _trace.depth -= 1
 
 
 def _standard_dtype(value, array):
@@ -98,8 +117,8 @@ def is_tensor(x):
 def shape(x):
     """The shape of `x` as a tuple of ints.
 
-    On a functional model's graph tensors (from `Input` and layer calls) an
-    unknown dimension is `None`, as in Keras. While a layer's `call` is traced
+    On symbolic tensors an unknown dimension is `None`, as in Keras (on a
+    functional model's `Input`s, say). While a layer's `call` is traced
     symbolically it is a `SymbolicDim` instead, a stand-in that ops and Python
     arithmetic accept, so `ops.reshape(x, (ops.shape(x)[0], -1, d))` builds a
     model; when the model runs on data the entries are plain ints again.
@@ -107,7 +126,7 @@ def shape(x):
     if isinstance(x, Tensor):
         return tuple(x.shape)
     if isinstance(x, SymbolicTensor):
-        if getattr(x, "_keras_history", None) is not None:  # a graph tensor
+        if not getattr(_trace, "depth", 0):
             return tuple(x.shape)
         return tuple(SymbolicDim() if d is None else d for d in x.shape)
     return np.shape(x)
