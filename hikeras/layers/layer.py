@@ -676,7 +676,9 @@ def _symbolic_kind(args, kwargs):
     for t in tree.flatten([args, kwargs]):
         if isinstance(t, KerasTensor):
             return KerasTensor
-        if isinstance(t, SymbolicTensor):
+        # Plain specs only: a subclass made by another tracer (the ONNX exporter's
+        # `TracedTensor`) wants `call` itself to run, so that it sees every op.
+        if type(t) is SymbolicTensor:
             kind = SymbolicTensor
     return kind
 
