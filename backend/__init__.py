@@ -25,7 +25,7 @@ from .selection import (
     set_backend,
 )
 from .tape import GradientTape
-from .tensor import SymbolicTensor, Tensor, Variable
+from .tensor import SymbolicDim, SymbolicTensor, Tensor, Variable, is_unknown_dim
 
 
 def clear_session():
@@ -33,8 +33,9 @@ def clear_session():
 
 
 __all__ = [
-    "FUSED_DENSE_ACTIVATIONS", "GradientTape", "Op", "OpRegistry", "REQUIRED_ATTRIBUTES", "SymbolicTensor", "Tensor",
-    "Variable", "apply", "available_backends", "backend", "clear_session", "epsilon", "floatx",
-    "get_backend", "get_op", "image_data_format", "kahn_order", "register_backend",
-    "set_backend", "set_epsilon", "set_symbolic_interceptor", "set_floatx", "set_image_data_format",
+    "FUSED_DENSE_ACTIVATIONS", "GradientTape", "Op", "OpRegistry", "REQUIRED_ATTRIBUTES",
+    "SymbolicDim", "SymbolicTensor", "Tensor", "Variable", "apply", "available_backends",
+    "backend", "clear_session", "epsilon", "floatx", "get_backend", "get_op",
+    "image_data_format", "is_unknown_dim", "kahn_order", "register_backend", "set_backend",
+    "set_epsilon", "set_symbolic_interceptor", "set_floatx", "set_image_data_format"
 ]

@@ -6,7 +6,9 @@ Depending on its inputs an op is evaluated three ways:
 * a tape is recording and an input is tracked -> forward kernel, and a
   `Node` is recorded on every active tape, outputs wrapped as `Tensor`s;
 * otherwise -> the forward kernel on plain arrays, returning plain arrays
-  (the fast path used by inference).
+  (the fast path used by inference); if it fails on an attribute that holds
+  a size unknown while a layer is traced (a `SymbolicDim`), the shape rule
+  answers instead.
 """
 
 import contextlib
@@ -103,8 +105,24 @@ def apply(name, *inputs, **attrs):
         refs = _input_refs(inputs, tapes)
         if refs is not None:
             return _record(op, values, refs, attrs, tapes)
-    out = op.forward(*values, **attrs)
+    try:  # no cost on Python 3.11+ unless the kernel raises
+        out = op.forward(*values, **attrs)
+    except TypeError:
+        # Concrete inputs with a size that is unknown while a layer is traced
+        # (`ops.tile(weight, (ops.shape(x)[0], 1))`): the answer is a spec.
+        if not _has_unknown_dim(attrs):
+            raise
+        return _apply_symbolic(op, inputs, attrs)
     return out[0] if op.residual else out
+
+
+def _has_unknown_dim(attrs):
+    """Whether an attribute holds a `SymbolicDim` (directly or in a tuple or list)."""
+    for value in attrs.values():
+        entries = value if isinstance(value, (tuple, list)) else (value,)
+        if any(isinstance(v, SymbolicTensor) for v in entries):
+            return True
+    return False
 
 
 def _apply_symbolic(op, inputs, attrs):

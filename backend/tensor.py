@@ -225,6 +225,84 @@ class SymbolicTensor(TensorOperators):
     def __repr__(self):
         return f"<SymbolicTensor shape={self.shape} dtype={self.dtype.name}>"
 
+    def __iter__(self):
+        # Without this, Python would iterate through `__getitem__` until an IndexError
+        # that an unknown first dimension never raises.
+        if not self.shape or self.shape[0] is None:
+            raise TypeError(
+                "Cannot iterate over a symbolic tensor whose first dimension is unknown or "
+                f"that has no dimensions. Received: shape={self.shape}")
+        return (self[i] for i in range(self.shape[0]))
+
+
+class SymbolicDim(SymbolicTensor):
+    """An unknown dimension, as `ops.shape` gives it while a layer is traced.
+
+    It is a 0-d int32 symbolic tensor (Keras's TensorFlow backend gives a
+    scalar tensor there too), so it can enter ops. Python arithmetic with
+    integers or other unknown dimensions gives another unknown dimension, so
+    `ops.reshape(x, (batch, steps * 2, -1))` or `x[:, :steps - 1]` traces;
+    the shape rules read it as `None`. When the traced model later runs on
+    data, `ops.shape` returns plain integers and none of this is involved.
+    Using it where Python needs a number (`range`, `if`, `int`) is an error.
+    It compares equal to `None`, the entry it stands for (`ops.shape(x) ==
+    (None, 3)` holds as it does for a graph tensor), and to itself only.
+    """
+
+    __slots__ = ()
+
+    def __init__(self):
+        super().__init__((), "int32")
+
+    def __eq__(self, other):
+        return other is None or other is self
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        return "<SymbolicDim (unknown)>"
+
+    def __neg__(self):
+        return SymbolicDim()
+
+    def _unknown(self, *args):
+        raise TypeError(
+            "This dimension is unknown while the layer is traced symbolically (it is None in "
+            "the input's shape), so it cannot be used as a Python number. Compute with it "
+            "through ops (e.g. `ops.reshape(x, (-1, n))`), give the input a known size, or "
+            "override the layer's `compute_output_shape` so that `call` is not traced.")
+
+    __index__ = __int__ = __float__ = __bool__ = _unknown
+    __lt__ = __le__ = __gt__ = __ge__ = _unknown
+
+
+def _dim_arithmetic(name):
+    """An operator that keeps an unknown dimension unknown when the other operand is an int."""
+    tensor_method = getattr(TensorOperators, name, None)
+
+    def method(self, other):
+        if isinstance(other, (int, np.integer, SymbolicDim)) and not isinstance(other, bool):
+            return SymbolicDim()
+        if tensor_method is None:
+            return NotImplemented
+        return tensor_method(self, other)
+
+    method.__name__ = name
+    return method
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+              "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__"):
+    setattr(SymbolicDim, _name, _dim_arithmetic(_name))
+
+
+def is_unknown_dim(d):
+    """Whether a shape entry is unknown: `None` or a `SymbolicDim` (or any symbolic scalar)."""
+    return d is None or isinstance(d, SymbolicTensor)
+
 
 def spec_of(x):
     """Describes `x` for a shape rule: a `SymbolicTensor` for tensors and arrays.

@@ -10,7 +10,8 @@ is all a user needs:
    model saved to HDF5 and loaded back maps words exactly as before.
 2. **Images.** The 8x8 digits that ship with hikeras, as raw counts 0..16:
    `Rescaling` scales them, `Resizing` doubles their size, and
-   `RandomCrop`/`RandomContrast` augment them in `fit` only; `evaluate` and
+   `RandomCrop`/`RandomContrast`, a `Sequential` block applied to the
+   functional model's input, augment them in `fit` only; `evaluate` and
    `predict` see the centre crop and the unchanged contrast.
 
     python examples/preprocessing_layers.py
@@ -80,17 +81,18 @@ def run_text(rng, epochs):
 
 
 def image_model():
-    return hikeras.Sequential([
-        hikeras.Input(shape=(8, 8, 1)),
-        layers.Rescaling(1 / 16.0),                      # counts 0..16 -> [0, 1]
-        layers.Resizing(16, 16),                         # bilinear, as Keras
+    # The augmentation is a block of its own, applied to the symbolic input like any layer.
+    augment = hikeras.Sequential([
         layers.RandomCrop(14, 14),                       # fit: random window; else centre
         layers.RandomContrast(0.2, value_range=(0, 1)),  # fit only
-        layers.Conv2D(16, 3, activation="relu"),
-        layers.MaxPooling2D(2),
-        layers.Flatten(),
-        layers.Dense(10),
-    ])
+    ], name="augment")
+    inputs = hikeras.Input(shape=(8, 8, 1))
+    x = layers.Rescaling(1 / 16.0)(inputs)               # counts 0..16 -> [0, 1]
+    x = layers.Resizing(16, 16)(x)                       # bilinear, as Keras
+    x = augment(x)
+    x = layers.MaxPooling2D(2)(layers.Conv2D(16, 3, activation="relu")(x))
+    outputs = layers.Dense(10)(layers.Flatten()(x))
+    return hikeras.Model(inputs, outputs)
 
 
 def run_images(epochs):

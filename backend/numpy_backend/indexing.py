@@ -29,6 +29,8 @@ def _normalize_key(key):
                 continue
             if not np.issubdtype(item.dtype, np.integer):
                 raise TypeError(f"Index arrays must be integer or boolean. Received: key={key!r}")
+        elif isinstance(item, SymbolicTensor) and item.shape == ():
+            pass  # an unknown integer index (a traced layer's `x[:, steps - 1]`)
         elif not (item is None or item is Ellipsis or isinstance(item, (slice, int, np.integer))):
             raise TypeError(f"Unsupported index type {type(item).__name__}. Received: key={key!r}")
         out.append(item)
@@ -53,9 +55,10 @@ def _expand_ellipsis(key, ndim):
 
 
 def _slice_length(s, dim):
-    if dim is not None:
-        return len(range(*s.indices(dim)))
-    return None
+    """Elements a slice selects; None where the axis or a bound is unknown."""
+    if dim is None or any(isinstance(b, SymbolicTensor) for b in (s.start, s.stop, s.step)):
+        return None
+    return len(range(*s.indices(dim)))
 
 
 def _getitem_shape(x, key, **_):
@@ -73,6 +76,8 @@ def _getitem_shape(x, key, **_):
         if isinstance(item, slice):
             out.append(_slice_length(item, dim))
             continue
+        if isinstance(item, SymbolicTensor):
+            continue  # an unknown integer index removes its axis
         if dim is not None and np.size(item) and not (
                 -dim <= np.min(item) and np.max(item) < dim):
             raise IndexError(f"Index out of bounds for an axis of size {dim}. Received: key={key}")

@@ -11,7 +11,7 @@ import math as _math
 import numpy as np
 
 from .. import shape_rules as rules
-from ..tensor import SymbolicTensor
+from ..tensor import SymbolicTensor, is_unknown_dim
 from ._grad import unbroadcast
 from ._registry import define
 from ._traced import ops
@@ -19,17 +19,29 @@ from ._traced import ops
 
 def _target_shape(shape):
     """A reshape target as a tuple of ints; `None` entries mean -1 (inferred)."""
-    target = tuple(-1 if d is None else int(d) for d in shape)
+    target = tuple(-1 if is_unknown_dim(d) else int(d) for d in shape)
     if target.count(-1) > 1:
         raise ValueError(f"reshape can infer at most one dimension. Received: shape={shape}")
     return target
 
 
 def _reshape_shape(x, shape, **_):
+    """The reshaped spec. Unknown entries of `shape` (`None`, or a `SymbolicDim` while a
+    layer is traced) stay unknown; with an unknown input dimension, so does -1."""
     source = rules.shape_of(x)
+    if isinstance(shape, (int, np.integer)) or is_unknown_dim(shape):
+        shape = (shape,)
+    unknown = [is_unknown_dim(d) or d == -1 for d in shape]
+    if sum(d is not None and not is_unknown_dim(d) and d == -1 for d in shape) > 1:
+        raise ValueError(f"reshape can infer at most one dimension. Received: shape={shape}")
+    if None in source or sum(unknown) > 1:
+        known = _math.prod(int(d) for d, u in zip(shape, unknown) if not u)
+        if None not in source and known and _math.prod(source) % known:
+            raise ValueError(
+                f"Cannot reshape a tensor of shape {source}. Received: shape={shape}")
+        target = tuple(None if u else int(d) for d, u in zip(shape, unknown))
+        return SymbolicTensor(target, rules.dtype_of(x))
     target = _target_shape(shape)
-    if None in source:
-        return SymbolicTensor(tuple(None if d == -1 else d for d in target), rules.dtype_of(x))
     total = _math.prod(source)
     known = _math.prod(d for d in target if d != -1)
     if -1 in target:
@@ -125,13 +137,18 @@ squeeze.defvjp(_reshape_back_vjp, traceable=True)
 
 
 def _broadcast_to_shape(x, shape, **_):
-    shape = tuple(int(d) for d in shape)
-    if rules.broadcast_shapes(rules.shape_of(x), shape) != shape:
+    shape = tuple(None if is_unknown_dim(d) else int(d) for d in shape)
+    try:
+        result = rules.broadcast_shapes(rules.shape_of(x), shape)
+    except ValueError:
+        result = None
+    if result is None or len(result) != len(shape) or any(
+            want is not None and got != want for got, want in zip(result, shape)):
         raise ValueError(
             f"Cannot broadcast a tensor of shape {rules.shape_of(x)} to {shape}. "
             f"Received: shape={shape}"
         )
-    return SymbolicTensor(shape, rules.dtype_of(x))
+    return SymbolicTensor(result, rules.dtype_of(x))
 
 
 @define("broadcast_to", shape=_broadcast_to_shape)
@@ -154,8 +171,13 @@ def _tile_layout(shape, repeats):
 
 
 def _tile_shape(x, repeats, **_):
-    shape, reps = _tile_layout(rules.shape_of(x), repeats)
-    out = tuple(None if d is None else d * r for d, r in zip(shape, reps))
+    """Tiled spec; an unknown repeat count (a `SymbolicDim`) makes its axis unknown."""
+    entries = repeats if isinstance(repeats, (tuple, list)) else (repeats,)
+    shape, reps = _tile_layout(rules.shape_of(x), [0 if is_unknown_dim(r) else r
+                                                   for r in entries])
+    reps = reps[:len(reps) - len(entries)] + tuple(
+        None if is_unknown_dim(r) else rep for r, rep in zip(entries, reps[-len(entries):]))
+    out = tuple(None if d is None or r is None else d * r for d, r in zip(shape, reps))
     return SymbolicTensor(out, rules.dtype_of(x))
 
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import constraints, initializers, ops, regularizers
 from ..backend import SymbolicTensor
+from ..ops.core import tracing_layer_call
 from ..utils import tree
 from ..utils.dtype_utils import standardize_dtype
 from ..variables import Variable
@@ -421,8 +422,11 @@ class Layer:
     def __call__(self, *args, **kwargs):
         if not args:
             raise ValueError(f"Layer '{self.name}' was called without inputs.")
-        if _has_keras_tensor(args, kwargs):
+        symbolic = _symbolic_kind(args, kwargs)
+        if symbolic is KerasTensor:
             return self._symbolic_call(args, kwargs)
+        if symbolic is SymbolicTensor:
+            return self._traced_call(args, kwargs)
         inputs = self._convert_inputs(args[0])
         args = (inputs,) + args[1:]
         self._maybe_build(inputs)
@@ -499,6 +503,19 @@ class Layer:
         self._inbound_nodes.append(Node(self, args, kwargs, outputs))
         return outputs
 
+    def _traced_call(self, args, kwargs):
+        """A call on plain symbolic tensors: another layer's `call` is being traced.
+
+        As in Keras, a layer called inside a trace answers with its output
+        specs (`compute_output_spec`), never by running `call` on specs that
+        have no data: augmentation layers draw random numbers per sample, and
+        there is no batch size to draw for. No node is recorded.
+        """
+        self._maybe_build(args[0])
+        if self.input_spec is not None:
+            check_input_spec(self, args[0])
+        return self.compute_output_spec(*args, **kwargs)
+
     # ------------------------------------------------------------------ masking
     def compute_mask(self, inputs, mask=None):
         """The mask of this layer's output, given its input and the input's mask.
@@ -549,8 +566,33 @@ class Layer:
         return outputs, self._output_mask(args[0], mask)
 
     def compute_output_spec(self, *args, **kwargs):
-        """Output specs for symbolic inputs; by default traces `call` symbolically."""
-        return self._call_with_context(args, kwargs)
+        """Output specs (`SymbolicTensor`s) for symbolic inputs, as Keras's.
+
+        A layer that overrides `compute_output_shape` answers with it (outputs
+        of the layer's dtype). Otherwise `call` is traced on the specs: ops
+        apply their shape rules, unknown dimensions stay `None`, and
+        `ops.shape(x)` gives `SymbolicDim`s for them (see `ops.shape`), so a
+        custom layer needs neither method to be used in a functional model.
+        """
+        if type(self).compute_output_shape is not Layer.compute_output_shape:
+            tensors = args[0]
+            shapes = tree.map_structure(lambda t: tuple(t.shape), tensors)
+            if len(args) > 1 and all(isinstance(a, SymbolicTensor) for a in args):
+                shapes = [tuple(a.shape) for a in args]
+            return _specs_of_shapes(self.compute_output_shape(shapes), self.dtype)
+        try:
+            with tracing_layer_call():
+                return self._call_with_context(args, kwargs)
+        except Exception as error:
+            if hasattr(error, "add_note"):  # Python 3.11+: the traceback names the layer
+                shapes = [tuple(t.shape) for t in tree.flatten(args)
+                          if isinstance(t, SymbolicTensor)]
+                error.add_note(
+                    f"Raised while tracing the call of layer '{self.name}' "
+                    f"({type(self).__name__}) on symbolic inputs of shapes {shapes}. A layer "
+                    "whose `call` cannot run on symbolic tensors overrides "
+                    "`compute_output_shape`.")
+            raise
 
     def compute_output_shape(self, input_shape):
         """Output shape for an input shape (batch axis may be None)."""
@@ -624,12 +666,30 @@ def _unique(variables):
     return [v for v in variables if not (id(v) in seen or seen.add(id(v)))]
 
 
-def _has_keras_tensor(args, kwargs):
-    """Whether a call's arguments include graph tensors (fast for one array)."""
+def _symbolic_kind(args, kwargs):
+    """`KerasTensor` if a call's arguments include graph tensors, else `SymbolicTensor`
+    if they include plain specs (a trace), else None (fast for one array)."""
     if len(args) == 1 and type(args[0]) is np.ndarray and all(
             v is None or isinstance(v, bool) for v in kwargs.values()):
-        return False
-    return any(isinstance(t, KerasTensor) for t in tree.flatten([args, kwargs]))
+        return None
+    kind = None
+    for t in tree.flatten([args, kwargs]):
+        if isinstance(t, KerasTensor):
+            return KerasTensor
+        # Plain specs only: a subclass made by another tracer (the ONNX exporter's
+        # `TracedTensor`) wants `call` itself to run, so that it sees every op.
+        if type(t) is SymbolicTensor:
+            kind = SymbolicTensor
+    return kind
+
+
+def _specs_of_shapes(shapes, dtype):
+    """`compute_output_shape`'s answer (a shape, or a structure of them) as specs."""
+    if _is_shape(shapes):
+        return SymbolicTensor(shapes, dtype)
+    if isinstance(shapes, dict):
+        return {k: _specs_of_shapes(v, dtype) for k, v in shapes.items()}
+    return type(shapes)(_specs_of_shapes(s, dtype) for s in shapes)
 
 
 def _build_shape(x):

@@ -6,12 +6,31 @@ values return `hikeras.backend.Tensor`s, and symbolic inputs
 (`SymbolicTensor`, from `hikeras.Input`) give symbolic outputs.
 """
 
+import contextlib
+import threading
+
 import numpy as np
 
 from .. import backend
-from ..backend import SymbolicTensor, Tensor
+from ..backend import SymbolicDim, SymbolicTensor, Tensor
 
 _PYTHON_SCALARS = (bool, int, float)
+_trace = threading.local()
+
+
+@contextlib.contextmanager
+def tracing_layer_call():
+    """Marks the enclosed code as a layer's `call` traced on symbolic tensors.
+
+    `Layer.compute_output_spec` wraps its trace in it, so `shape` gives
+    `SymbolicDim`s there, and only there: elsewhere (ops called directly on
+    specs, graph tensors) an unknown dimension stays `None`.
+    """
+    _trace.depth = getattr(_trace, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _trace.depth -= 1
 
 
 def _standard_dtype(value, array):
@@ -96,10 +115,34 @@ def is_tensor(x):
 
 
 def shape(x):
-    """The shape of `x` as a tuple; symbolic tensors may have `None` entries."""
-    if isinstance(x, (Tensor, SymbolicTensor)):
+    """The shape of `x` as a tuple of ints.
+
+    On symbolic tensors an unknown dimension is `None`, as in Keras (on a
+    functional model's `Input`s, say). While a layer's `call` is traced
+    symbolically it is a `SymbolicDim` instead, a stand-in that ops and Python
+    arithmetic accept, so `ops.reshape(x, (ops.shape(x)[0], -1, d))` builds a
+    model; when the model runs on data the entries are plain ints again.
+    """
+    if isinstance(x, Tensor):
         return tuple(x.shape)
+    if isinstance(x, SymbolicTensor):
+        if not getattr(_trace, "depth", 0):
+            return tuple(x.shape)
+        return tuple(SymbolicDim() if d is None else d for d in x.shape)
     return np.shape(x)
+
+
+def spec_if_unknown(shape, dtype):
+    """A `SymbolicTensor` for an array of `shape` if an entry is unknown, else None.
+
+    Creation ops (`zeros`, `ones`, `full`) called in a traced layer with a
+    size from `ops.shape` (a `SymbolicDim`) answer with a spec, as ops on
+    symbolic tensors do.
+    """
+    entries = (shape,) if isinstance(shape, (int, np.integer, SymbolicTensor)) else shape
+    if any(backend.is_unknown_dim(d) for d in entries):
+        return SymbolicTensor([None if backend.is_unknown_dim(d) else d for d in entries], dtype)
+    return None
 
 
 def dtype(x):

@@ -15,7 +15,7 @@ import math as _math
 import numpy as np
 
 from .. import backend
-from .core import as_array, cast, operands, shape, tensor_operand
+from .core import as_array, cast, operands, shape, spec_if_unknown, tensor_operand
 
 _apply = backend.apply
 
@@ -311,18 +311,24 @@ def _creation_dtype(dtype, *values):
 
 def zeros(shape, dtype=None):
     """A new array of zeros (floatx unless `dtype` is given)."""
-    return np.zeros(shape, dtype=dtype or backend.floatx())
+    dtype = dtype or backend.floatx()
+    spec = spec_if_unknown(shape, dtype)
+    return np.zeros(shape, dtype=dtype) if spec is None else spec
 
 
 def ones(shape, dtype=None):
     """A new array of ones (floatx unless `dtype` is given)."""
-    return np.ones(shape, dtype=dtype or backend.floatx())
+    dtype = dtype or backend.floatx()
+    spec = spec_if_unknown(shape, dtype)
+    return np.ones(shape, dtype=dtype) if spec is None else spec
 
 
 def full(shape, fill_value, dtype=None):
     """A new array filled with `fill_value`."""
     fill = as_array(_value(fill_value))
-    return np.full(shape, fill, dtype=fill.dtype if dtype is None else dtype)
+    dtype = fill.dtype if dtype is None else dtype
+    spec = spec_if_unknown(shape, dtype)
+    return np.full(shape, fill, dtype=dtype) if spec is None else spec
 
 
 def eye(N, M=None, k=0, dtype=None):  # noqa: N803  (Keras's names)
@@ -334,7 +340,10 @@ def arange(start, stop=None, step=1, dtype=None):
     """Evenly spaced values in `[start, stop)`; float arguments give floatx, ints int32."""
     if stop is None:
         start, stop = 0, start
-    return np.arange(start, stop, step, dtype=_creation_dtype(dtype, start, stop, step))
+    dtype = _creation_dtype(dtype, start, stop, step)
+    if _builtins.any(isinstance(v, backend.SymbolicTensor) for v in (start, stop, step)):
+        return backend.SymbolicTensor((None,), dtype)  # a traced layer's `arange(steps)`
+    return np.arange(start, stop, step, dtype=dtype)
 
 
 def zeros_like(x, dtype=None):

@@ -119,8 +119,12 @@ def test_bad_output_size(output_size):
         layers.AdaptiveMaxPooling1D(output_size)
 
 
-def test_wrong_rank_and_unknown_length_name_the_layer():
+def test_wrong_rank_names_the_layer():
     with pytest.raises(ValueError, match=r"'ap'.*rank 4.*Received: input_shape="):
         layers.AdaptiveAveragePooling2D(2, name="ap")(np.ones((1, 4, 3), "float32"))
-    with pytest.raises(ValueError, match=r"'am'.*statically known.*Received: input_shape="):
-        layers.AdaptiveMaxPooling1D(2, name="am")(hikeras.Input((None, 3)))
+
+
+def test_unknown_length_gives_the_output_size():
+    # As Keras: the bins are laid out from each batch's length.
+    outputs = layers.AdaptiveMaxPooling1D(2)(hikeras.Input((None, 3)))
+    assert outputs.shape == (None, 2, 3)

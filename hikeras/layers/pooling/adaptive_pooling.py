@@ -52,16 +52,9 @@ class BaseAdaptivePooling(Layer):
         self.data_format = standardize_data_format(data_format)
         self.input_spec = InputSpec(ndim=rank + 2)
 
-    def _spatial(self, input_shape):
-        shape = tuple(input_shape)
-        return shape[1:-1] if self.data_format == "channels_last" else shape[2:]
-
     def build(self, input_shape):
+        # Unknown spatial lengths are fine: the bins are laid out per call, from the data.
         check_input(self, input_shape, self.rank, self.data_format)
-        if any(n is None for n in self._spatial(input_shape)):
-            raise ValueError(
-                f"Layer '{self.name}' ({type(self).__name__}) needs statically known spatial "
-                f"dimensions. Received: input_shape={tuple(input_shape)}")
 
     def compute_output_shape(self, input_shape):
         shape = tuple(input_shape)

@@ -46,8 +46,9 @@ class Reshape(Layer):
             )
         batch = inputs.shape[0]
         if batch is None:
-            if -1 in target:  # two unknown lengths: only the shape can be said
-                return SymbolicTensor((batch,) + target, inputs.dtype)
+            if -1 in target:  # two unknown lengths: only the shape can be said (as in Keras)
+                return SymbolicTensor((batch,) + tuple(None if d == -1 else d for d in target),
+                                      inputs.dtype)
             batch = -1  # symbolic inputs reshape through the op too (ONNX export traces it)
         return ops.reshape(inputs, (batch,) + target)
 
