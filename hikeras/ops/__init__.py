@@ -29,6 +29,8 @@ from .numpy import (
     repeat, reshape, round, sign, size, split, sqrt, square, squeeze, stack, std, subtract,
     sum, take, tile, transpose, true_divide, var, where, zeros, zeros_like,
 )
+from .numpy import *  # every keras.ops.numpy name is flat in keras.ops
+from . import numpy  # the namespace itself, `hikeras.ops.numpy`
 
 __all__ = [
     "abs", "absolute", "add", "all", "any", "arange", "argmax", "argmin", "binary_crossentropy",
@@ -46,3 +48,4 @@ __all__ = [
     "stop_gradient", "subtract", "sum", "swish", "take", "tanh", "tile", "transpose",
     "true_divide", "var", "where", "zeros", "zeros_like",
 ]
+__all__ += [name for name in numpy.__all__ if name not in __all__]

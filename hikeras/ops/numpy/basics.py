@@ -14,8 +14,8 @@ import math as _math
 
 import numpy as np
 
-from .. import backend
-from .core import as_array, cast, operands, shape, tensor_operand
+from ... import backend
+from ..core import as_array, cast, operands, shape, tensor_operand
 
 _apply = backend.apply
 
@@ -80,7 +80,7 @@ log1p = _unary("log1p")
 log1p.__doc__ = "Elementwise `log(1 + x)`, accurate for small `x`."
 expm1 = _unary("expm1")
 expm1.__doc__ = "Elementwise `exp(x) - 1`, accurate for small `x`."
-abs = _unary("abs")  # noqa: A001  (Keras's name)
+abs = _unary("abs")
 abs.__doc__ = "Elementwise absolute value."
 absolute = abs
 sign = _unary("sign")
@@ -91,7 +91,7 @@ logical_not = _unary("logical_not")
 logical_not.__doc__ = "Elementwise truth of `not x`."
 
 
-def round(x, decimals=0):  # noqa: A001  (Keras's name)
+def round(x, decimals=0):
     """Rounds half to even, to `decimals` decimal places (no gradient)."""
     return _apply("round", tensor_operand(x), decimals=int(decimals))
 
@@ -242,7 +242,7 @@ def _float_input(x):
     return x
 
 
-def sum(x, axis=None, keepdims=False):  # noqa: A001
+def sum(x, axis=None, keepdims=False):
     """Sum over `axis` (all axes when None)."""
     return _apply("sum", tensor_operand(x), axis=_axis(axis), keepdims=keepdims)
 
@@ -262,13 +262,13 @@ def std(x, axis=None, keepdims=False):
     return _apply("std", _float_input(x), axis=_axis(axis), keepdims=keepdims)
 
 
-def max(x, axis=None, keepdims=False, initial=None):  # noqa: A001
+def max(x, axis=None, keepdims=False, initial=None):
     """Maximum over `axis`; ties share the gradient equally."""
     out = _apply("max", tensor_operand(x), axis=_axis(axis), keepdims=keepdims)
     return out if initial is None else maximum(out, initial)
 
 
-def min(x, axis=None, keepdims=False, initial=None):  # noqa: A001
+def min(x, axis=None, keepdims=False, initial=None):
     """Minimum over `axis`; ties share the gradient equally."""
     out = _apply("min", tensor_operand(x), axis=_axis(axis), keepdims=keepdims)
     return out if initial is None else minimum(out, initial)
@@ -280,12 +280,12 @@ def prod(x, axis=None, keepdims=False, dtype=None):
     return _apply("prod", x, axis=_axis(axis), keepdims=keepdims)
 
 
-def any(x, axis=None, keepdims=False):  # noqa: A001
+def any(x, axis=None, keepdims=False):
     """Whether any entry along `axis` (all axes when None) is true or non-zero."""
     return _apply("any", tensor_operand(x), axis=_axis(axis), keepdims=keepdims)
 
 
-def all(x, axis=None, keepdims=False):  # noqa: A001
+def all(x, axis=None, keepdims=False):
     """Whether every entry along `axis` (all axes when None) is true or non-zero."""
     return _apply("all", tensor_operand(x), axis=_axis(axis), keepdims=keepdims)
 
@@ -325,13 +325,15 @@ def full(shape, fill_value, dtype=None):
     return np.full(shape, fill, dtype=fill.dtype if dtype is None else dtype)
 
 
-def eye(N, M=None, k=0, dtype=None):  # noqa: N803  (Keras's names)
+def eye(N, M=None, k=0, dtype=None):
     """A 2-d array with ones on the `k`-th diagonal."""
     return np.eye(N, M, k, dtype=dtype or backend.floatx())
 
 
-def arange(start, stop=None, step=1, dtype=None):
-    """Evenly spaced values in `[start, stop)`; float arguments give floatx, ints int32."""
+def arange(start, stop=None, step=None, dtype=None):
+    """Evenly spaced values in `[start, stop)` (step 1 by default); float arguments give
+    floatx, ints int32."""
+    step = 1 if step is None else step
     if stop is None:
         start, stop = 0, start
     return np.arange(start, stop, step, dtype=_creation_dtype(dtype, start, stop, step))
@@ -363,6 +365,10 @@ def size(x):
     return None if None in dims else _math.prod(dims)
 
 
-def einsum(subscripts, *operands):
-    """Einstein summation, e.g. `einsum("bij,bjk->bik", a, b)` (lowered to matmuls)."""
+def einsum(subscripts, *operands, **kwargs):
+    """Einstein summation, e.g. `einsum("bij,bjk->bik", a, b)` (lowered to matmuls).
+
+    Keyword arguments are accepted for Keras's signature (backend tuning hints
+    such as `optimize`) and have no effect here.
+    """
     return backend.apply("einsum", *operands, equation=subscripts)
