@@ -52,6 +52,7 @@ from . import (  # noqa: E402
     models,
     ops,
     optimizers,
+    random,
     regularizers,
     saving,
     utils,
@@ -77,6 +78,6 @@ __all__ = [
     "GradientTape", "Initializer", "Input", "InputLayer", "InputSpec", "KerasTensor", "Layer",
     "Loss", "Metric", "Model", "Optimizer", "Regularizer", "Sequential", "Variable",
     "activations", "backend", "callbacks", "data", "datasets", "distribute", "initializers",
-    "layers", "losses", "metrics", "models", "ops", "optimizers", "regularizers", "saving",
+    "layers", "losses", "metrics", "models", "ops", "optimizers", "random", "regularizers", "saving",
     "utils", "version",
 ]
