@@ -12,7 +12,7 @@ import pathlib
 
 import numpy as np
 import pytest
-from hikeras.backend import GradientTape, Tensor
+from hikeras.backend import GradientTape, SymbolicTensor, Tensor
 
 from hikeras import ops
 
@@ -130,3 +130,54 @@ def test_argpartition_partitions(rng):
     kth = np.sort(x, axis=-1)[:, 2:3]
     np.testing.assert_array_equal(parted[:, 2:3], kth)
     assert np.all(parted[:, :2] <= kth) and np.all(parted[:, 3:] >= kth)
+
+
+# Ops whose result depends on the values (or that build arrays from Python
+# numbers), so they run on concrete values only.
+CONCRETE_ONLY = {
+    "searchsorted", "digitize", "isin", "bincount", "histogram", "unique", "nonzero",
+    "unravel_index", "nanmedian", "nanquantile", "nanpercentile", "identity", "tri",
+    "linspace", "logspace", "geomspace", "bartlett", "blackman", "hamming", "hanning",
+    "kaiser",
+}
+
+
+# Arguments that stay concrete: quantile levels are constants in hikeras.
+CONSTANT_ARGUMENTS = {"quantile": (1,), "percentile": (1,)}
+
+
+def _symbolic(arrays, unknown_first, constant=()):
+    specs = []
+    for i, x in enumerate(arrays):
+        if i in constant:
+            specs.append(x)
+            continue
+        shape = x.shape
+        if unknown_first and shape:
+            shape = (None,) + shape[1:]
+        specs.append(SymbolicTensor(shape, x.dtype))
+    return specs
+
+
+@pytest.mark.parametrize("label", sorted(k for k, e in RECORD.items()
+                                         if e["op"] not in CONCRETE_ONLY))
+def test_symbolic_specs_match_the_values(label):
+    entry = RECORD[label]
+    arrays = _inputs(label, entry)
+    concrete = [_value(o) for o in _call(entry, arrays, label)]
+    for unknown_first in (False, True):
+        try:
+            specs = _call(entry, _symbolic(arrays, unknown_first,
+                                           CONSTANT_ARGUMENTS.get(entry["op"], ())), label)
+        except ValueError as error:
+            # an unknown length the op needs (split sizes, quantile counts) is refused
+            # with a message naming it, never a numpy traceback
+            assert unknown_first and "Received" in str(error), error
+            continue
+        for spec, out in zip(specs, concrete):
+            assert isinstance(spec, SymbolicTensor), (label, spec)
+            assert spec.dtype == out.dtype, (label, spec.dtype, out.dtype)
+            assert len(spec.shape) == out.ndim, (label, spec.shape, out.shape)
+            for got, want in zip(spec.shape, out.shape):
+                assert got == want or (unknown_first and got is None), (
+                    label, spec.shape, out.shape)

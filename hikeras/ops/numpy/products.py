@@ -88,9 +88,14 @@ def kron(x1, x2):
     rank = max(_ndim(x1), _ndim(x2))
     s1 = (1,) * (rank - _ndim(x1)) + tuple(shape(x1))
     s2 = (1,) * (rank - _ndim(x2)) + tuple(shape(x2))
-    a = reshape(x1, tuple(d for pair in zip(s1, (1,) * rank) for d in pair))
-    b = reshape(x2, tuple(d for pair in zip((1,) * rank, s2) for d in pair))
-    return reshape(multiply(a, b), tuple(p * q for p, q in zip(s1, s2)))
+    if (s1 + s2).count(None) > 1:
+        raise ValueError("kron handles at most one unknown dimension. Received: "
+                         f"x1.shape={shape(x1)}, x2.shape={shape(x2)}")
+    known = [-1 if d is None else d for d in s1], [-1 if d is None else d for d in s2]
+    a = reshape(x1, tuple(d for pair in zip(known[0], (1,) * rank) for d in pair))
+    b = reshape(x2, tuple(d for pair in zip((1,) * rank, known[1]) for d in pair))
+    return reshape(multiply(a, b), tuple(-1 if p is None or q is None else p * q
+                                         for p, q in zip(s1, s2)))
 
 
 def cross(x1, x2, axisa=-1, axisb=-1, axisc=-1, axis=None):
@@ -125,6 +130,9 @@ def correlate(x1, x2, mode="valid"):
         raise ValueError(f"correlate needs 1-d tensors. Received: x1.shape={shape(a)}, "
                          f"x2.shape={shape(v)}")
     n, m = shape(a)[0], shape(v)[0]
+    if n is None or m is None:
+        raise ValueError("correlate needs inputs of known length. Received: "
+                         f"x1.shape={shape(a)}, x2.shape={shape(v)}")
     if n < m:
         return flip(correlate(v, a, mode), 0)
     pad = {"valid": 0, "same": m // 2, "full": m - 1}[mode]
@@ -147,6 +155,9 @@ def vander(x, N=None, increasing=False):
     if _ndim(x) != 1:
         raise ValueError(f"vander needs a 1-d tensor. Received: x.shape={shape(x)}")
     n = shape(x)[0] if N is None else int(N)
+    if n is None:
+        raise ValueError(f"vander needs N when the length of x is unknown. Received: "
+                         f"x.shape={shape(x)}, N=None")
     powers = np.arange(n) if increasing else np.arange(n)[::-1]
     exponents = powers.astype(np.dtype(x.dtype))
     return power(expand_dims(x, -1), exponents)

@@ -291,6 +291,8 @@ def meshgrid(*x, indexing="xy"):
     xs = [ravel(v) for v in x]
     n = len(xs)
     lengths = [shape(v)[0] for v in xs]
+    if None in lengths:
+        raise ValueError(f"meshgrid needs inputs of known length. Received: lengths={lengths}")
     if indexing == "xy" and n >= 2:
         lengths[0], lengths[1] = lengths[1], lengths[0]
     grids = []

@@ -153,8 +153,12 @@ def _moved_to_end(x, axis):
     kept = [a for a in range(rank) if a not in axes]
     dims = shape(x)
     moved = transpose(x, kept + list(axes))
-    length = _math.prod(dims[a] for a in axes) if axes else 1
-    return reshape(moved, tuple(dims[a] for a in kept) + (length,)), axes, length
+    reduced = [dims[a] for a in axes]
+    length = None if None in reduced else _math.prod(reduced)
+    if length is None:
+        return moved, axes, None
+    kept_dims = tuple(-1 if dims[a] is None else dims[a] for a in kept)
+    return reshape(moved, kept_dims + (length,)), axes, length
 
 
 def _quantile(name, x, q, axis, method, keepdims):
@@ -162,6 +166,8 @@ def _quantile(name, x, q, axis, method, keepdims):
         raise ValueError(f"{name}: method must be one of {_QUANTILE_METHODS}. "
                          f"Received: method={method!r}")
     x = float_operand(x)
+    if isinstance(q, backend.SymbolicTensor):
+        raise TypeError(f"{name} needs concrete quantile levels. Received: q={q!r}")
     q = np.asarray(q.value if isinstance(q, backend.Tensor) else q, dtype=np.float64)
     if np.any((q < 0) | (q > 1)):
         raise ValueError(f"{name}: quantiles must lie in [0, 1]. Received: q={q.tolist()}")
@@ -192,7 +198,9 @@ def _quantile(name, x, q, axis, method, keepdims):
 
 def _keep(out, dims, axes):
     """Quantiles laid out as `(*kept, num_q)` reshaped to keep the reduced axes as 1s."""
-    return reshape(out, tuple(1 if a in axes else d for a, d in enumerate(dims)) + (-1,))
+    num_q = shape(out)[-1]
+    return reshape(out, tuple(1 if a in axes else (-1 if d is None else d)
+                              for a, d in enumerate(dims)) + (num_q,))
 
 
 def quantile(x, q, axis=None, method="linear", keepdims=False):
@@ -214,9 +222,10 @@ def median(x, axis=None, keepdims=False):
 def _finish_q(out, q):
     """Drops the quantile axis for a scalar `q`, or shapes it like `q`."""
     q = np.asarray(q)
+    rest = tuple(-1 if d is None else d for d in shape(out)[1:])
     if q.ndim == 0:
-        return reshape(out, tuple(shape(out)[1:]))
-    return reshape(out, q.shape + tuple(shape(out)[1:])) if q.ndim > 1 else out
+        return reshape(out, rest)
+    return reshape(out, q.shape + rest) if q.ndim > 1 else out
 
 
 def _without_nan(x, fill):
