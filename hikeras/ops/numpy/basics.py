@@ -16,6 +16,7 @@ import numpy as np
 
 from ... import backend
 from ..core import as_array, cast, operands, shape, tensor_operand
+from .promotion import float_operands, promoted_operands, result_dtype
 
 _apply = backend.apply
 
@@ -27,6 +28,18 @@ def _binary(name):
     return op
 
 
+def _arithmetic(name, prepare=promoted_operands):
+    """A binary op computed in Keras's result dtype (`promotion`)."""
+    def op(x1, x2):
+        dtype = getattr(x1, "dtype", None)
+        if dtype is not None and dtype == getattr(x2, "dtype", None) and (
+                prepare is promoted_operands or dtype.kind in "fc"):
+            return _apply(name, x1, x2)  # the common case: nothing to promote
+        return _apply(name, *prepare(x1, x2))
+
+    return op
+
+
 def _unary(name):
     def op(x):
         return _apply(name, tensor_operand(x))
@@ -34,20 +47,20 @@ def _unary(name):
     return op
 
 
-add = _binary("add")
+add = _arithmetic("add")
 add.__doc__ = "`x1 + x2`, elementwise with broadcasting."
-subtract = _binary("subtract")
+subtract = _arithmetic("subtract")
 subtract.__doc__ = "`x1 - x2`, elementwise with broadcasting."
-multiply = _binary("multiply")
+multiply = _arithmetic("multiply")
 multiply.__doc__ = "`x1 * x2`, elementwise with broadcasting."
-divide = _binary("divide")
+divide = _arithmetic("divide", float_operands)
 divide.__doc__ = "`x1 / x2` (true division), elementwise with broadcasting."
 true_divide = divide
-power = _binary("power")
+power = _arithmetic("power")
 power.__doc__ = "`x1 ** x2`, elementwise with broadcasting."
-maximum = _binary("maximum")
+maximum = _arithmetic("maximum")
 maximum.__doc__ = "Elementwise maximum; at ties the gradient goes to `x1`."
-minimum = _binary("minimum")
+minimum = _arithmetic("minimum")
 minimum.__doc__ = "Elementwise minimum; at ties the gradient goes to `x1`."
 equal = _binary("equal")
 equal.__doc__ = "`x1 == x2`, elementwise (bool)."
@@ -113,7 +126,8 @@ def where(condition, x1=None, x2=None):
         raise ValueError(
             f"where needs both x1 and x2, or neither. Received: x1={x1!r}, x2={x2!r}"
         )
-    condition, x1, x2 = operands(condition, x1, x2)
+    condition = tensor_operand(condition)
+    x1, x2 = promoted_operands(x1, x2)
     return _apply("where", condition, x1, x2)
 
 
@@ -176,7 +190,10 @@ def _sequence(xs, what):
 
 def concatenate(xs, axis=0):
     """Joins a sequence of tensors along an existing axis."""
-    return _apply("concatenate", *_sequence(xs, "concatenate"), axis=axis)
+    xs = _sequence(xs, "concatenate")
+    dtype = result_dtype(*xs)
+    return _apply("concatenate", *[x if np.dtype(x.dtype) == dtype else cast(x, dtype)
+                                   for x in xs], axis=axis)
 
 
 def stack(x, axis=0):

@@ -28,7 +28,7 @@ from .basics import (
     where,
     zeros_like,
 )
-from .promotion import float_operand, float_operands
+from .promotion import float_operand, float_operands, promoted_operands
 
 _apply = backend.apply
 
@@ -59,6 +59,10 @@ def _float_binary(name, doc):
 
 def _raw_binary(name, doc, params=("x1", "x2")):
     return _elementwise(name, doc, operands, params)
+
+
+def _promoting_binary(name, doc):
+    return _elementwise(name, doc, promoted_operands, ("x1", "x2"))
 
 
 sin = _float_unary("sin", "Elementwise sine.")
@@ -113,11 +117,11 @@ bitwise_left_shift = left_shift
 bitwise_right_shift = right_shift
 
 
-mod = _raw_binary("mod", "Remainder of floor division, with the sign of `x2`.")
-fmod = _raw_binary("fmod", "Remainder of truncated division, with the sign of `x1`.")
-fmax = _raw_binary("fmax", "Elementwise maximum that ignores NaN when one side is a number.")
-fmin = _raw_binary("fmin", "Elementwise minimum that ignores NaN when one side is a number.")
-floor_divide = _raw_binary("floor_divide", "`x1 // x2`, elementwise (no gradient).")
+mod = _promoting_binary("mod", "Remainder of floor division, with the sign of `x2`.")
+fmod = _promoting_binary("fmod", "Remainder of truncated division, with the sign of `x1`.")
+fmax = _promoting_binary("fmax", "Elementwise maximum that ignores NaN when one side is a number.")
+fmin = _promoting_binary("fmin", "Elementwise minimum that ignores NaN when one side is a number.")
+floor_divide = _promoting_binary("floor_divide", "`x1 // x2`, elementwise (no gradient).")
 nextafter = _float_binary("nextafter", "The next float after `x1` towards `x2` (no gradient).")
 
 
