@@ -28,13 +28,22 @@ def _binary(name):
     return op
 
 
+def _unchanged(x1, x2, prepare):
+    """Whether promotion would leave `x1` and `x2` as they are: equal dtypes, or a float
+    tensor with a Python number (which is weak)."""
+    dtype = getattr(x1, "dtype", None)
+    if dtype is None:
+        return False
+    if dtype == getattr(x2, "dtype", None):
+        return prepare is promoted_operands or dtype.kind in "fc"
+    return dtype.kind in "fc" and isinstance(x2, (int, float))
+
+
 def _arithmetic(name, prepare=promoted_operands):
     """A binary op computed in Keras's result dtype (`promotion`)."""
     def op(x1, x2):
-        dtype = getattr(x1, "dtype", None)
-        if dtype is not None and dtype == getattr(x2, "dtype", None) and (
-                prepare is promoted_operands or dtype.kind in "fc"):
-            return _apply(name, x1, x2)  # the common case: nothing to promote
+        if _unchanged(x1, x2, prepare) or _unchanged(x2, x1, prepare):
+            return _apply(name, x1, x2)  # the common cases: nothing to promote
         return _apply(name, *prepare(x1, x2))
 
     return op
