@@ -34,6 +34,7 @@ from .control_flow import (
     associative_scan, cond, fori_loop, map, scan, switch, vectorized_map, while_loop,
 )
 from .core import custom_gradient, saturate_cast
+from .rearrange import rearrange
 from .slicing import scatter, scatter_update, slice, slice_update, unstack
 from . import numpy  # the namespace itself, `hikeras.ops.numpy`
 
@@ -55,7 +56,8 @@ __all__ = [
 ]
 __all__ += [name for name in numpy.__all__ if name not in __all__]
 __all__ += [
-    "associative_scan", "cond", "custom_gradient", "fori_loop", "map", "saturate_cast", "scan",
+    "associative_scan", "cond", "custom_gradient", "fori_loop", "map", "rearrange",
+    "saturate_cast", "scan",
     "scatter", "scatter_update", "slice", "slice_update", "switch", "unstack",
     "vectorized_map", "while_loop",
 ]

@@ -18,7 +18,6 @@ NOT_CORE = {
     "logsumexp": "math group", "rfft": "math group", "rsqrt": "math group",
     "segment_max": "math group", "segment_min": "math group", "segment_prod": "math group",
     "segment_sum": "math group", "stft": "math group", "top_k": "math group",
-    "rearrange": "einops patterns: not yet in hikeras",
     "view_as_complex": "hikeras has no complex tensors",
     "view_as_real": "hikeras has no complex tensors",
 }
@@ -107,3 +106,17 @@ def test_custom_gradient_with_keyword_arguments():
         y = ops.sum(scaled(x, scale=3.0))
     np.testing.assert_array_equal(y, 9.0)
     np.testing.assert_array_equal(tape.gradient(y, x), [7.0, 7.0])
+
+
+def test_rearrange_splits_merges_and_checks_patterns():
+    x = np.arange(24.0).reshape(2, 3, 4)
+    np.testing.assert_array_equal(ops.rearrange(x, "b h w -> b w h"), x.transpose(0, 2, 1))
+    np.testing.assert_array_equal(ops.rearrange(x, "b h (w c) -> b h w c", c=2),
+                                  x.reshape(2, 3, 2, 2))
+    assert ops.rearrange(SymbolicTensor((None, 3, 4)), "b h w -> b (h w)").shape == (None, 12)
+    for pattern, message in [("b h -> b h", "3 axes"), ("b h w -> b h", "same axis names"),
+                             ("b (h w -> b h w", "unbalanced"), ("b h w", "'->'")]:
+        with pytest.raises(ValueError, match=message):
+            ops.rearrange(x, pattern)
+    with pytest.raises(ValueError, match="does not split"):
+        ops.rearrange(x, "b (h k) w -> b h k w", k=2)
