@@ -53,6 +53,7 @@ from . import (  # noqa: E402
     models,
     ops,
     optimizers,
+    random,
     regularizers,
     saving,
     utils,
@@ -78,6 +79,6 @@ __all__ = [
     "GradientTape", "Initializer", "Input", "InputLayer", "InputSpec", "KerasTensor", "Layer",
     "Loss", "Metric", "Model", "Optimizer", "Regularizer", "Sequential", "Variable",
     "activations", "backend", "callbacks", "data", "datasets", "distribute", "initializers",
-    "io", "layers", "losses", "metrics", "models", "ops", "optimizers", "regularizers", "saving",
-    "utils", "version",
+    "io", "layers", "losses", "metrics", "models", "ops", "optimizers", "random", "regularizers",
+    "saving", "utils", "version",
 ]

@@ -11,6 +11,7 @@ import json
 
 import numpy as np
 
+from ..random import SeedGenerator
 from ..utils.rng import global_generator
 
 
@@ -28,11 +29,23 @@ def layer_generators(model):
     return generators
 
 
+def layer_seed_generators(model):
+    """`{key: SeedGenerator}` owned by the model's layers, keyed like `layer_generators`."""
+    found = {}
+    for i, layer in enumerate([model, *model._flatten_layers()]):
+        for attr, value in sorted(vars(layer).items()):
+            if isinstance(value, SeedGenerator):
+                found[f"{i}/{layer.name}/{attr}"] = value
+    return found
+
+
 def rng_states(model):
     """The global, shuffling and per-layer generator states (JSON-compatible)."""
     return {
         "global": global_generator().bit_generator.state,
         "layers": {k: g.bit_generator.state for k, g in layer_generators(model).items()},
+        "seed_generators": {k: g.state.value.tolist()
+                            for k, g in layer_seed_generators(model).items()},
     }
 
 
@@ -48,6 +61,10 @@ def restore_rng_states(model, states, source):
         )
     for key, generator in generators.items():
         generator.bit_generator.state = states["layers"][key]
+    saved = states.get("seed_generators", {})
+    for key, seed_generator in layer_seed_generators(model).items():
+        if key in saved:
+            seed_generator.state.assign(np.asarray(saved[key], np.uint32))
 
 
 def _is_array_list(value):

@@ -29,6 +29,14 @@ from .numpy import (
     repeat, reshape, round, sign, size, split, sqrt, square, squeeze, stack, std, subtract,
     sum, take, tile, transpose, true_divide, var, where, zeros, zeros_like,
 )
+from .numpy import *  # every keras.ops.numpy name is flat in keras.ops
+from .control_flow import (
+    associative_scan, cond, fori_loop, map, scan, switch, vectorized_map, while_loop,
+)
+from .core import custom_gradient, saturate_cast
+from .rearrange import rearrange
+from .slicing import scatter, scatter_update, slice, slice_update, unstack
+from . import numpy  # the namespace itself, `hikeras.ops.numpy`
 
 __all__ = [
     "abs", "absolute", "add", "all", "any", "arange", "argmax", "argmin", "binary_crossentropy",
@@ -45,4 +53,11 @@ __all__ = [
     "sparse_categorical_crossentropy", "split", "sqrt", "square", "squeeze", "stack", "std",
     "stop_gradient", "subtract", "sum", "swish", "take", "tanh", "tile", "transpose",
     "true_divide", "var", "where", "zeros", "zeros_like",
+]
+__all__ += [name for name in numpy.__all__ if name not in __all__]
+__all__ += [
+    "associative_scan", "cond", "custom_gradient", "fori_loop", "map", "rearrange",
+    "saturate_cast", "scan",
+    "scatter", "scatter_update", "slice", "slice_update", "switch", "unstack",
+    "vectorized_map", "while_loop",
 ]

@@ -7,6 +7,7 @@ values return `hikeras.backend.Tensor`s, and symbolic inputs
 """
 
 import contextlib
+import functools
 import threading
 
 import numpy as np
@@ -79,7 +80,7 @@ def operands(*xs):
     return xs
 
 
-def convert_to_tensor(x, dtype=None, sparse=None):
+def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     """Converts `x` to a tensor: a numpy array, or a `Tensor`/`SymbolicTensor` as is.
 
     Python floats (and lists of them) become `floatx()`, Python ints int32.
@@ -90,6 +91,8 @@ def convert_to_tensor(x, dtype=None, sparse=None):
     """
     if sparse:
         raise ValueError(f"Sparse tensors are not supported. Received: sparse={sparse}")
+    if ragged:
+        raise ValueError(f"Ragged tensors are not supported. Received: ragged={ragged}")
     if isinstance(x, (Tensor, SymbolicTensor)):
         if dtype is not None and x.dtype != np.dtype(dtype):
             return cast(x, dtype)
@@ -159,3 +162,51 @@ def cast(x, dtype):
 def stop_gradient(variable):
     """`variable`'s values, excluded from gradient computation."""
     return backend.apply("stop_gradient", tensor_operand(variable))
+
+
+def saturate_cast(x, dtype):
+    """Casts `x` to `dtype`, first clipping it to the range `dtype` can hold.
+
+    >>> saturate_cast(np.array([-1.0, 300.0]), "uint8").tolist()
+    [0, 255]
+    """
+    x = tensor_operand(x)
+    target = np.dtype(dtype)
+    if np.issubdtype(target, np.integer) or np.issubdtype(target, np.floating):
+        info = np.iinfo(target) if np.issubdtype(target, np.integer) else np.finfo(target)
+        source = np.dtype(x.dtype)
+        low, high = info.min, info.max
+        if np.issubdtype(source, np.integer):
+            source_info = np.iinfo(source)
+            low, high = max(low, source_info.min), min(high, source_info.max)
+        if np.issubdtype(source, np.floating) and np.issubdtype(target, np.integer):
+            # the largest float of the source type not above the integer maximum
+            as_float = source.type(high)
+            if int(as_float) > high:
+                high = np.nextafter(as_float, source.type(0))
+        x = backend.apply("clip", x, x_min=low, x_max=high)
+    return cast(x, target)
+
+
+def custom_gradient(f):
+    """Decorates `f(*args, **kwargs) -> (output, grad_fn)` so that gradients of its
+    output are `grad_fn(upstream)`, one per positional argument, instead of those
+    of the ops inside `f`.
+
+    >>> @custom_gradient
+    ... def clipped_identity(x):
+    ...     return x, lambda upstream: np.clip(upstream, -1.0, 1.0)
+    >>> from hikeras.backend import GradientTape
+    >>> x = np.array([2.0])
+    >>> with GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = clipped_identity(x) * 5.0
+    >>> tape.gradient(y, x).tolist()
+    [1.0]
+    """
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        fn = functools.partial(f, **kwargs) if kwargs else f
+        return backend.apply("custom_gradient", *[tensor_operand(a) for a in args], fn=fn)
+
+    return wrapper

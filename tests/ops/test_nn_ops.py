@@ -4,9 +4,9 @@ import math
 
 import numpy as np
 import pytest
+from hikeras.backend import GradientTape, SymbolicTensor
 
 from hikeras import backend, ops
-from hikeras.backend import GradientTape, SymbolicTensor
 
 # Builds constant data at import only; a test draws from its own `rng` fixture.
 _TABLE_RNG = np.random.default_rng(1)

@@ -2,9 +2,9 @@
 
 import numpy as np
 import pytest
+from hikeras.backend import GradientTape, SymbolicTensor, Tensor, Variable
 
 from hikeras import backend, ops
-from hikeras.backend import GradientTape, SymbolicTensor, Tensor, Variable
 
 # Builds constant data at import only; a test draws from its own `rng` fixture.
 _TABLE_RNG = np.random.default_rng(0)

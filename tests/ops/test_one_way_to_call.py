@@ -14,9 +14,9 @@ import re
 from pathlib import Path
 
 import pytest
+from hikeras.backend import get_op
 
 import hikeras
-from hikeras.backend import get_op
 from hikeras.ops import kernels, updates
 
 PACKAGE = Path(hikeras.__file__).parent

@@ -14,8 +14,9 @@ import math as _math
 
 import numpy as np
 
-from .. import backend
-from .core import as_array, cast, operands, shape, spec_if_unknown, tensor_operand
+from ... import backend
+from ..core import as_array, cast, operands, shape, spec_if_unknown, tensor_operand
+from .promotion import float_operands, promoted_operands, result_dtype
 
 _apply = backend.apply
 
@@ -27,6 +28,27 @@ def _binary(name):
     return op
 
 
+def _unchanged(x1, x2, prepare):
+    """Whether promotion would leave `x1` and `x2` as they are: equal dtypes, or a float
+    tensor with a Python number (which is weak)."""
+    dtype = getattr(x1, "dtype", None)
+    if dtype is None:
+        return False
+    if dtype == getattr(x2, "dtype", None):
+        return prepare is promoted_operands or dtype.kind in "fc"
+    return dtype.kind in "fc" and isinstance(x2, (int, float))
+
+
+def _arithmetic(name, prepare=promoted_operands):
+    """A binary op computed in Keras's result dtype (`promotion`)."""
+    def op(x1, x2):
+        if _unchanged(x1, x2, prepare) or _unchanged(x2, x1, prepare):
+            return _apply(name, x1, x2)  # the common cases: nothing to promote
+        return _apply(name, *prepare(x1, x2))
+
+    return op
+
+
 def _unary(name):
     def op(x):
         return _apply(name, tensor_operand(x))
@@ -34,20 +56,20 @@ def _unary(name):
     return op
 
 
-add = _binary("add")
+add = _arithmetic("add")
 add.__doc__ = "`x1 + x2`, elementwise with broadcasting."
-subtract = _binary("subtract")
+subtract = _arithmetic("subtract")
 subtract.__doc__ = "`x1 - x2`, elementwise with broadcasting."
-multiply = _binary("multiply")
+multiply = _arithmetic("multiply")
 multiply.__doc__ = "`x1 * x2`, elementwise with broadcasting."
-divide = _binary("divide")
+divide = _arithmetic("divide", float_operands)
 divide.__doc__ = "`x1 / x2` (true division), elementwise with broadcasting."
 true_divide = divide
-power = _binary("power")
+power = _arithmetic("power")
 power.__doc__ = "`x1 ** x2`, elementwise with broadcasting."
-maximum = _binary("maximum")
+maximum = _arithmetic("maximum")
 maximum.__doc__ = "Elementwise maximum; at ties the gradient goes to `x1`."
-minimum = _binary("minimum")
+minimum = _arithmetic("minimum")
 minimum.__doc__ = "Elementwise minimum; at ties the gradient goes to `x1`."
 equal = _binary("equal")
 equal.__doc__ = "`x1 == x2`, elementwise (bool)."
@@ -80,7 +102,7 @@ log1p = _unary("log1p")
 log1p.__doc__ = "Elementwise `log(1 + x)`, accurate for small `x`."
 expm1 = _unary("expm1")
 expm1.__doc__ = "Elementwise `exp(x) - 1`, accurate for small `x`."
-abs = _unary("abs")  # noqa: A001  (Keras's name)
+abs = _unary("abs")
 abs.__doc__ = "Elementwise absolute value."
 absolute = abs
 sign = _unary("sign")
@@ -91,7 +113,7 @@ logical_not = _unary("logical_not")
 logical_not.__doc__ = "Elementwise truth of `not x`."
 
 
-def round(x, decimals=0):  # noqa: A001  (Keras's name)
+def round(x, decimals=0):
     """Rounds half to even, to `decimals` decimal places (no gradient)."""
     return _apply("round", tensor_operand(x), decimals=int(decimals))
 
@@ -113,7 +135,8 @@ def where(condition, x1=None, x2=None):
         raise ValueError(
             f"where needs both x1 and x2, or neither. Received: x1={x1!r}, x2={x2!r}"
         )
-    condition, x1, x2 = operands(condition, x1, x2)
+    condition = tensor_operand(condition)
+    x1, x2 = promoted_operands(x1, x2)
     return _apply("where", condition, x1, x2)
 
 
@@ -176,7 +199,10 @@ def _sequence(xs, what):
 
 def concatenate(xs, axis=0):
     """Joins a sequence of tensors along an existing axis."""
-    return _apply("concatenate", *_sequence(xs, "concatenate"), axis=axis)
+    xs = _sequence(xs, "concatenate")
+    dtype = result_dtype(*xs)
+    return _apply("concatenate", *[x if np.dtype(x.dtype) == dtype else cast(x, dtype)
+                                   for x in xs], axis=axis)
 
 
 def stack(x, axis=0):
@@ -242,7 +268,7 @@ def _float_input(x):
     return x
 
 
-def sum(x, axis=None, keepdims=False):  # noqa: A001
+def sum(x, axis=None, keepdims=False):
     """Sum over `axis` (all axes when None)."""
     return _apply("sum", tensor_operand(x), axis=_axis(axis), keepdims=keepdims)
 
@@ -262,13 +288,13 @@ def std(x, axis=None, keepdims=False):
     return _apply("std", _float_input(x), axis=_axis(axis), keepdims=keepdims)
 
 
-def max(x, axis=None, keepdims=False, initial=None):  # noqa: A001
+def max(x, axis=None, keepdims=False, initial=None):
     """Maximum over `axis`; ties share the gradient equally."""
     out = _apply("max", tensor_operand(x), axis=_axis(axis), keepdims=keepdims)
     return out if initial is None else maximum(out, initial)
 
 
-def min(x, axis=None, keepdims=False, initial=None):  # noqa: A001
+def min(x, axis=None, keepdims=False, initial=None):
     """Minimum over `axis`; ties share the gradient equally."""
     out = _apply("min", tensor_operand(x), axis=_axis(axis), keepdims=keepdims)
     return out if initial is None else minimum(out, initial)
@@ -280,12 +306,12 @@ def prod(x, axis=None, keepdims=False, dtype=None):
     return _apply("prod", x, axis=_axis(axis), keepdims=keepdims)
 
 
-def any(x, axis=None, keepdims=False):  # noqa: A001
+def any(x, axis=None, keepdims=False):
     """Whether any entry along `axis` (all axes when None) is true or non-zero."""
     return _apply("any", tensor_operand(x), axis=_axis(axis), keepdims=keepdims)
 
 
-def all(x, axis=None, keepdims=False):  # noqa: A001
+def all(x, axis=None, keepdims=False):
     """Whether every entry along `axis` (all axes when None) is true or non-zero."""
     return _apply("all", tensor_operand(x), axis=_axis(axis), keepdims=keepdims)
 
@@ -331,13 +357,15 @@ def full(shape, fill_value, dtype=None):
     return np.full(shape, fill, dtype=dtype) if spec is None else spec
 
 
-def eye(N, M=None, k=0, dtype=None):  # noqa: N803  (Keras's names)
+def eye(N, M=None, k=0, dtype=None):
     """A 2-d array with ones on the `k`-th diagonal."""
     return np.eye(N, M, k, dtype=dtype or backend.floatx())
 
 
-def arange(start, stop=None, step=1, dtype=None):
-    """Evenly spaced values in `[start, stop)`; float arguments give floatx, ints int32."""
+def arange(start, stop=None, step=None, dtype=None):
+    """Evenly spaced values in `[start, stop)` (step 1 by default); float arguments give
+    floatx, ints int32."""
+    step = 1 if step is None else step
     if stop is None:
         start, stop = 0, start
     dtype = _creation_dtype(dtype, start, stop, step)
@@ -372,6 +400,10 @@ def size(x):
     return None if None in dims else _math.prod(dims)
 
 
-def einsum(subscripts, *operands):
-    """Einstein summation, e.g. `einsum("bij,bjk->bik", a, b)` (lowered to matmuls)."""
+def einsum(subscripts, *operands, **kwargs):
+    """Einstein summation, e.g. `einsum("bij,bjk->bik", a, b)` (lowered to matmuls).
+
+    Keyword arguments are accepted for Keras's signature (backend tuning hints
+    such as `optimize`) and have no effect here.
+    """
     return backend.apply("einsum", *operands, equation=subscripts)
