@@ -42,7 +42,7 @@ def test_backend_missing_ops_is_rejected():
 
 
 def test_unknown_backend_lists_choices():
-    with pytest.raises(ValueError, match=r"available backends are \['numpy'"):
+    with pytest.raises(ValueError, match=r"available backends are \['numba', 'numpy'"):
         backend.set_backend("cupyy")
 
 
