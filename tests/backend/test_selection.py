@@ -111,3 +111,16 @@ def test_update_ops_must_be_declared_non_differentiable():
         OpRegistry().define("bad_update", shape=None, mutates=(0,))(lambda x: None)
     assert "sgd_update" in backend.get_backend().ops.update_ops()
     assert "exp" not in backend.get_backend().ops.update_ops()
+
+
+def test_the_default_backend_never_imports_numba():
+    script = (
+        "import sys, numpy as np, hikeras\n"
+        "model = hikeras.Sequential([hikeras.layers.Input((3,)), hikeras.layers.Dense(2)])\n"
+        "model.compile(optimizer='adam', loss='mse')\n"
+        "model.train_on_batch(np.ones((4, 3), 'float32'), np.zeros((4, 2), 'float32'))\n"
+        "print(hikeras.backend.backend(), 'numba' in sys.modules)\n")
+    env = {k: v for k, v in os.environ.items() if k != "HIKERAS_BACKEND"}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.split() == ["numpy", "False"]
