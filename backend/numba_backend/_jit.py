@@ -57,8 +57,8 @@ _failed = set()   # (op name, argument types) that numba could not compile
 
 
 def _signature(args):
-    return tuple(getattr(a, "dtype", type(a)).__str__() + str(getattr(a, "ndim", ""))
-                 for a in args)
+    return tuple(f"{a.dtype}[{a.ndim}]" if hasattr(a, "dtype") and hasattr(a, "ndim")
+                 else type(a).__name__ for a in args)
 
 
 def with_fallback(name, compiled, fallback):
@@ -71,14 +71,14 @@ def with_fallback(name, compiled, fallback):
     """
 
     def kernel(*args, **attrs):
-        key = (name, _signature(args))
-        if key not in _failed:
+        if not _failed or (name, _signature(args)) not in _failed:
             try:
                 result = compiled(*args, **attrs)
             except NumbaError as error:
-                _failed.add(key)
+                signature = _signature(args)
+                _failed.add((name, signature))
                 logger.debug("numba could not compile '%s' for %s; using the numpy kernel "
-                             "from now on: %s", name, key[1], error)
+                             "from now on: %s", name, signature, error)
             else:
                 if result is not NotImplemented:
                     return result
