@@ -43,8 +43,12 @@ def _forward(x, kernel, bias, out, strides, dilation, pads, activation):
                         continue
                     pixel = x[b, ih, iw]
                     taps = kernel[i, j, 0]
-                    for f in range(filters):
-                        acc[f] += pixel[f // multiplier] * taps[f]
+                    if multiplier == 1:   # the common case, vectorised
+                        for f in range(filters):
+                            acc[f] += pixel[f] * taps[f]
+                    else:
+                        for f in range(filters):
+                            acc[f] += pixel[f // multiplier] * taps[f]
             for f in range(filters):
                 z = acc[f] + bias[f]
                 if activation == 1:
@@ -77,8 +81,12 @@ def _input_gradient(gz, kernel, dx, strides, dilation, pads):
                             continue
                         pixel = dx[b, ih, iw]
                         taps = kernel[i, j, 0]
-                        for f in range(filters):
-                            pixel[f // multiplier] += grad[f] * taps[f]
+                        if multiplier == 1:
+                            for f in range(filters):
+                                pixel[f] += grad[f] * taps[f]
+                        else:
+                            for f in range(filters):
+                                pixel[f // multiplier] += grad[f] * taps[f]
 
 
 @jit(parallel=True)
@@ -102,8 +110,12 @@ def _kernel_gradient(x, gz, dk, strides, dilation, pads):
                         continue
                     pixel = x[b, ih, iw]
                     grad = gz[b, oh, ow]
-                    for f in range(filters):
-                        acc[f] += pixel[f // multiplier] * grad[f]
+                    if multiplier == 1:
+                        for f in range(filters):
+                            acc[f] += pixel[f] * grad[f]
+                    else:
+                        for f in range(filters):
+                            acc[f] += pixel[f // multiplier] * grad[f]
 
 
 def _depthwise_geometry(x, kernel, attrs):
