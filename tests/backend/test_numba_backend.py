@@ -135,3 +135,24 @@ def test_results_do_not_depend_on_the_thread_count(numba_active, rng):
     finally:
         set_num_threads(None)
     np.testing.assert_array_equal(results[0], results[1])
+
+
+@pytest.mark.parametrize("padding", ["valid", "same"])
+def test_max_pool_ties_route_the_gradient_like_numpy(rng, padding):
+    x = rng.integers(-2, 2, (2, 5, 6, 3)).astype(np.float32)   # many ties
+    x[0, 0, 0, 0] = np.nan
+    grads = []
+    for name in ("numpy", "numba"):
+        previous = backend.backend()
+        backend.set_backend(name)
+        try:
+            xv = backend.Variable(x)
+            with backend.GradientTape() as tape:
+                y = backend.apply("max_pool", xv, pool_size=3, strides=2, padding=padding)
+                loss = backend.apply("sum", backend.apply("multiply", y, np.arange(
+                    y.shape[-1], dtype=np.float32) + 1))
+            grads.append((np.asarray(y), tape.gradient(loss, [xv])[0]))
+        finally:
+            backend.set_backend(previous)
+    np.testing.assert_array_equal(grads[0][0], grads[1][0])
+    np.testing.assert_array_equal(grads[0][1], grads[1][1])
