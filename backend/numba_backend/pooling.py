@@ -45,7 +45,7 @@ def _forward(x, out, pool, steps, pads):
                         for c in range(channels):
                             v = pixel[c]
                             m = acc[c]
-                            if v > m or (v != v and m == m):
+                            if v > m or (np.isnan(v) and not np.isnan(m)):
                                 acc[c] = v
 
 
@@ -56,24 +56,25 @@ def _backward(x, out, g, dx, pool, steps, pads):
     lowest = -np.inf
     for b in prange(batch):
         dx[b] = 0
+        routed = np.empty(channels, np.bool_)   # this window's maximum has had its gradient
         for oh in range(out_h):
             for ow in range(out_w):
-                for c in range(channels):
-                    target = out[b, oh, ow, c]
-                    found = False
-                    for i in range(pool[0]):
-                        ih = oh * steps[0] - pads[0] + i
-                        for j in range(pool[1]):
-                            iw = ow * steps[1] - pads[1] + j
-                            inside = 0 <= ih < height and 0 <= iw < width
-                            v = x[b, ih, iw, c] if inside else lowest
-                            if v == target:
-                                if inside:
-                                    dx[b, ih, iw, c] += g[b, oh, ow, c]
-                                found = True
-                                break
-                        if found:
-                            break
+                target, grad = out[b, oh, ow], g[b, oh, ow]
+                routed[:] = False
+                for i in range(pool[0]):
+                    ih = oh * steps[0] - pads[0] + i
+                    for j in range(pool[1]):
+                        iw = ow * steps[1] - pads[1] + j
+                        if 0 <= ih < height and 0 <= iw < width:
+                            pixel, slot = x[b, ih, iw], dx[b, ih, iw]
+                            for c in range(channels):
+                                if not routed[c] and pixel[c] == target[c]:
+                                    slot[c] += grad[c]
+                                    routed[c] = True
+                        else:
+                            for c in range(channels):
+                                if target[c] == lowest:   # padding takes it first
+                                    routed[c] = True
 
 
 def _geometry(x, attrs):

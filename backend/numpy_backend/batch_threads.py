@@ -85,6 +85,11 @@ def set_num_threads(n):
         listener(num_threads())
 
 
+def thread_count_chosen():
+    """Whether the user fixed the count (`set_num_threads` or `HIKERAS_NUM_THREADS`)."""
+    return _chosen is not None or bool(os.environ.get("HIKERAS_NUM_THREADS", "").strip())
+
+
 def on_thread_count_change(listener):
     """Calls `listener(count)` now and after every `set_num_threads`."""
     _listeners.append(listener)
