@@ -1,0 +1,43 @@
+"""The one thread setting: `hikeras.config.set_num_threads` and `HIKERAS_NUM_THREADS`."""
+
+import pytest
+
+import hikeras
+from hikeras.backend.numpy_backend import batch_threads, blas_threads
+
+
+@pytest.fixture
+def restore_threads():
+    before = blas_threads.blas_thread_count()
+    yield
+    hikeras.config.set_num_threads(None)
+    if before is not None:
+        blas_threads.set_blas_thread_count(before)
+
+
+def test_set_num_threads_governs_batch_kernels_and_blas(monkeypatch, restore_threads):
+    monkeypatch.setenv("HIKERAS_NUM_THREADS", "3")
+    hikeras.config.set_num_threads(1)
+    assert hikeras.config.get_num_threads() == 1 == batch_threads.num_threads()
+    if blas_threads.blas_thread_count() is not None:
+        assert blas_threads.blas_thread_count() == 1
+    assert batch_threads.thread_count_chosen()
+    hikeras.config.set_num_threads(None)
+    assert hikeras.config.get_num_threads() == 3   # back to the environment variable
+
+
+def test_listeners_hear_every_change(restore_threads):
+    heard = []
+    batch_threads.on_thread_count_change(heard.append)
+    try:
+        hikeras.config.set_num_threads(2)
+        hikeras.config.set_num_threads(1)
+    finally:
+        batch_threads._listeners.remove(heard.append)
+    assert heard[1:] == [2, 1]
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, "2", True])
+def test_bad_thread_counts_are_rejected(bad):
+    with pytest.raises(ValueError, match=rf"Received: n={bad!r}"):
+        hikeras.config.set_num_threads(bad)
