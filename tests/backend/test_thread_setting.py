@@ -1,9 +1,9 @@
 """The one thread setting: `hikeras.config.set_num_threads` and `HIKERAS_NUM_THREADS`."""
 
 import pytest
+from hikeras.backend.numpy_backend import batch_threads, blas_threads
 
 import hikeras
-from hikeras.backend.numpy_backend import batch_threads, blas_threads
 
 
 @pytest.fixture
