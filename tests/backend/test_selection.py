@@ -21,13 +21,14 @@ def test_register_and_switch_backend():
     module = _copy_of_numpy_backend("numpy_copy")
     backend.register_backend("numpy_copy", module)
     assert "numpy_copy" in backend.available_backends()
+    previous = backend.backend()
     try:
         backend.set_backend("numpy_copy")
         assert backend.backend() == "numpy_copy"
         np.testing.assert_array_equal(backend.apply("add", np.ones(2), 1.0), [2.0, 2.0])
     finally:
-        backend.set_backend("numpy")
-    assert backend.backend() == "numpy"
+        backend.set_backend(previous)
+    assert backend.backend() == previous
 
 
 def test_backend_missing_attributes_is_rejected():
@@ -90,11 +91,12 @@ def test_an_inheriting_backend_overrides_some_kernels_and_keeps_the_rest():
     assert ops["exp"] is numpy_ops["exp"]  # not overridden: numpy's op, VJP and all
     backend.register_backend("numpy_sgd", types.SimpleNamespace(name="numpy_sgd", xp=np, ops=ops))
     w = np.ones(2)
+    previous = backend.backend()
     try:
         backend.set_backend("numpy_sgd")
         backend.apply("sgd_update", w, np.array([1.0, -1.0]), learning_rate=0.5)
     finally:
-        backend.set_backend("numpy")
+        backend.set_backend(previous)
     assert calls == [0.5] and w.tolist() == [0.5, 1.5]
 
 
