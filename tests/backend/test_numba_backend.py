@@ -9,7 +9,10 @@ inputs. The whole module is skipped when numba is not installed.
 
 import copy
 import logging
+import os
 import pathlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -156,3 +159,28 @@ def test_max_pool_ties_route_the_gradient_like_numpy(rng, padding):
             backend.set_backend(previous)
     np.testing.assert_array_equal(grads[0][0], grads[1][0])
     np.testing.assert_array_equal(grads[0][1], grads[1][1])
+
+
+def test_hikeras_backend_variable_selects_numba_and_trains_as_numpy_does():
+    script = (
+        "import numpy as np, hikeras\n"
+        "from hikeras import layers\n"
+        "hikeras.utils.set_random_seed(0)\n"
+        "model = hikeras.Sequential([hikeras.Input((6, 6, 2)),\n"
+        "    layers.DepthwiseConv2D(3, activation='relu'), layers.MaxPooling2D(2),\n"
+        "    layers.Flatten(), layers.Dense(2)])\n"
+        "model.compile(optimizer='adam', loss='mse')\n"
+        "rng = np.random.default_rng(0)\n"
+        "x = rng.standard_normal((4, 6, 6, 2)).astype('float32')\n"
+        "y = rng.standard_normal((4, 2)).astype('float32')\n"
+        "losses = [float(model.train_on_batch(x, y)) for _ in range(10)]\n"
+        "print(hikeras.backend.backend(), *losses)\n")
+    runs = {}
+    for name in ("numpy", "numba"):
+        env = dict(os.environ, HIKERAS_BACKEND=name)
+        out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                             text=True, check=True).stdout.split()
+        assert out[0] == name
+        runs[name] = np.array(out[1:], float)
+    assert runs["numba"][-1] < runs["numba"][0]
+    np.testing.assert_allclose(runs["numba"], runs["numpy"], rtol=1e-5)

@@ -5,9 +5,9 @@ import types
 
 import numpy as np
 import pytest
+from hikeras.backend import OpRegistry
 
 from hikeras import backend
-from hikeras.backend import OpRegistry
 
 
 def _copy_of_numpy_backend(name):
