@@ -22,14 +22,16 @@ def override(name):
 
 
 def override_vjp(name):
-    """Decorator: `fn(node, g)` becomes op `name`'s VJP (already overridden with `override`).
+    """Decorator: `fn(node, g)` becomes op `name`'s VJP.
 
     The numpy VJP is the fallback: `fn` returns NotImplemented for what it
-    does not cover.
+    does not cover (a residual of the numpy kernel's, a dtype). An op whose
+    forward kernel is not overridden gets a copy of its own here, so numpy's
+    table keeps its VJP.
     """
+    if ops[name] is numpy_ops[name]:
+        ops.override(name)(numpy_ops[name].forward)
     op = ops[name]
-    if op is numpy_ops[name]:
-        raise ValueError(f"Op '{name}': override its forward kernel before its VJP.")
     base = numpy_ops[name].vjp
 
     def decorator(fn):
