@@ -126,3 +126,19 @@ def test_the_default_backend_never_imports_numba():
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                          text=True, check=True)
     assert out.stdout.split() == ["numpy", "False"]
+
+
+def test_numba_backend_without_numba_names_the_extra():
+    script = ("import sys\n"
+              "sys.modules['numba'] = None   # as if numba were not installed\n"
+              "import hikeras\n"
+              "try:\n"
+              "    hikeras.backend.set_backend('numba')\n"
+              "except ImportError as error:\n"
+              "    print(error)\n"
+              "print(hikeras.backend.backend())\n")
+    env = {k: v for k, v in os.environ.items() if k != "HIKERAS_BACKEND"}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, check=True)
+    assert 'pip install "hikeras[numba]"' in out.stdout
+    assert out.stdout.split()[-1] == "numpy"
