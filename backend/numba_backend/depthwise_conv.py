@@ -1,16 +1,18 @@
-"""Depthwise 2-D convolution, computed directly instead of through im2col.
+"""Depthwise (and single-channel) 2-D convolution, computed directly instead of through im2col.
 
 A depthwise convolution (one input channel per group, MobileNet's
 `DepthwiseConv2D`) has a `K x K` window per channel and no sum over channels:
 lowered to GEMM it is one tiny product per channel, and the numpy backend's
 im2col copies dominate it. Here each output pixel is a sum of `K * K`
 products over contiguous channel vectors, written straight into the output
-with the bias and activation fused; the backward pass scatters the input
+with the bias and activation fused. A convolution of a single-channel
+input (a grayscale first layer) is the same computation with one group, and
+is lowered the same way. The backward pass scatters the input
 gradient image by image and reduces the kernel gradient tap by tap. Every
 sum runs in a fixed order, so results do not depend on the thread count.
 
-Other convolutions (grouped with several channels per group, 1-D and 3-D,
-float16) keep the numpy backend's GEMM kernels.
+Other convolutions (several input channels per group, 1-D and 3-D, float16)
+keep the numpy backend's GEMM kernels.
 """
 
 import numpy as np
@@ -46,6 +48,10 @@ def _forward(x, kernel, bias, out, strides, dilation, pads, activation):
                     if multiplier == 1:   # the common case, vectorised
                         for f in range(filters):
                             acc[f] += pixel[f] * taps[f]
+                    elif channels == 1:   # a single-channel (grayscale) first layer
+                        p = pixel[0]
+                        for f in range(filters):
+                            acc[f] += p * taps[f]
                     else:
                         for f in range(filters):
                             acc[f] += pixel[f // multiplier] * taps[f]
@@ -113,6 +119,10 @@ def _kernel_gradient(x, gz, dk, strides, dilation, pads):
                     if multiplier == 1:
                         for f in range(filters):
                             acc[f] += pixel[f] * grad[f]
+                    elif channels == 1:
+                        p = pixel[0]
+                        for f in range(filters):
+                            acc[f] += p * grad[f]
                     else:
                         for f in range(filters):
                             acc[f] += pixel[f // multiplier] * grad[f]
@@ -125,7 +135,7 @@ def _depthwise_geometry(x, kernel, attrs):
         return None
     geo = numpy_conv._conv_geometry(x.shape, kernel.shape, attrs.get("strides", 1),
                                     attrs.get("padding", "valid"), attrs.get("dilation_rate", 1))
-    if geo.groups != x.shape[-1] or geo.groups == 1:
+    if geo.groups != x.shape[-1]:
         return None
     return geo
 

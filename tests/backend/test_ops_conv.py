@@ -136,6 +136,8 @@ CASES = [
               activation="sigmoid", label="2d-depthwise-same-dilated-sigmoid-nobias"),
     conv_case((1, 5, 5, 2), (2, 2, 1, 4), strides=(1, 2), activation="tanh",
               label="2d-depthwise-multiplier2-tanh"),
+    conv_case((2, 6, 5, 1), (3, 3, 1, 4), padding="same", activation="relu",
+              label="2d-one-channel-same-relu"),
     conv_case((3, 4, 4, 2), (1, 1, 2, 5), label="2d-pointwise"),
     conv_case((2, 3, 4, 2), (3, 4, 2, 3), label="2d-kernel-as-large-as-input"),
     conv_case((2, 4, 5, 3, 2), (2, 3, 2, 2, 3), padding="same", strides=(1, 2, 1),

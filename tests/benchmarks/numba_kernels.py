@@ -61,6 +61,11 @@ def _cases():
         cases[f"depthwise conv {shape} s{stride} fwd"] = _forward("conv", (x, k, b), attrs)
         cases[f"depthwise conv {shape} s{stride} train"] = _training_step(
             "conv", (x, k, b), attrs, (0, 1, 2))
+    x, k, b = _array(128, 28, 28, 1), _array(3, 3, 1, 32), _array(32)
+    attrs = {"activation": "relu"}
+    cases["conv (128,28,28,1)*(3,3,1,32) fwd (CNN)"] = _forward("conv", (x, k, b), attrs)
+    cases["conv (128,28,28,1)*(3,3,1,32) train (CNN)"] = _training_step(
+        "conv", (x, k, b), attrs, (1, 2))
     x = _array(128, 24, 24, 64)
     cases["max_pool (128,24,24,64) fwd (CNN)"] = _forward("max_pool", (x,), {"pool_size": 2})
     cases["max_pool (128,24,24,64) train (CNN)"] = _training_step(
