@@ -11,8 +11,10 @@ import importlib
 import pkgutil
 
 try:
-    import numba  # noqa: F401
-except ImportError as error:
+    from . import _jit  # noqa: F401  (configures numba's cache and threads first)
+except ModuleNotFoundError as error:
+    if error.name != "numba":
+        raise
     raise ImportError(
         "The numba backend needs numba: install it with `pip install \"hikeras[numba]\"`, "
         "or use the default backend (HIKERAS_BACKEND=numpy).") from error

@@ -43,6 +43,10 @@ os.environ.setdefault("NUMBA_CACHE_DIR", _cache_directory())
 import numba
 from numba.core.errors import NumbaError
 
+# numba reads the variable when first imported; if something imported it before
+# hikeras did, its configuration takes the directory here.
+numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+
 from ..numpy_backend import batch_threads
 
 logger = logging.getLogger("hikeras.backend.numba")

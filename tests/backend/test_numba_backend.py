@@ -184,3 +184,23 @@ def test_hikeras_backend_variable_selects_numba_and_trains_as_numpy_does():
         runs[name] = np.array(out[1:], float)
     assert runs["numba"][-1] < runs["numba"][0]
     np.testing.assert_allclose(runs["numba"], runs["numpy"], rtol=1e-5)
+
+
+def test_kernel_cache_is_in_the_user_cache_dir_and_shared_by_processes_starting_together(
+        tmp_path):
+    script = ("import numpy as np, hikeras\n"
+              "w = np.ones(3, 'float32')\n"
+              "hikeras.backend.apply('sgd_update', w, np.ones(3, 'float32'), learning_rate=0.5)\n"
+              "print(w.tolist())\n")
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env.update(HIKERAS_BACKEND="numba", XDG_CACHE_HOME=str(tmp_path))
+    processes = [subprocess.Popen([sys.executable, "-c", script], env=env, text=True,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                 for _ in range(2)]
+    for process in processes:   # both compile and store the kernel at once
+        out, err = process.communicate()
+        assert process.returncode == 0, err
+        assert out.split("\n")[0] == "[0.5, 0.5, 0.5]"
+    cached = [p.name for p in (tmp_path / "hikeras" / "numba").rglob("*") if p.is_file()]
+    assert any(name.endswith(".nbi") for name in cached)
+    assert not any(".tmp." in name for name in cached)   # no half-written file left
