@@ -17,7 +17,8 @@ busy 2-core machine those waits were seen to make products several times
 slower than on one thread; chunks have no such cliff.
 
 The number of threads is the one thread setting of hikeras: `set_num_threads(n)`
-(`hikeras.config.set_num_threads`), else `HIKERAS_NUM_THREADS` when set (1 turns this off),
+(`hikeras.config.set_num_threads`), else `HIKERAS_NUM_THREADS` when set (1 turns this off;
+the variable also sets numpy's BLAS to that many threads when hikeras is imported),
 else the number of threads numpy's BLAS is set to use (`OPENBLAS_NUM_THREADS`,
 threadpoolctl, or `MPIStrategy`'s share of the cores per rank all set it):
 the kernels trade BLAS's parallelism for their own at the same thread count.
@@ -117,6 +118,19 @@ def num_threads():
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+def _apply_environment():
+    """`HIKERAS_NUM_THREADS` sets BLAS's thread count too, once, when hikeras is imported.
+
+    An invalid value is left for `num_threads` to report when a kernel runs.
+    """
+    setting = os.environ.get("HIKERAS_NUM_THREADS", "").strip()
+    if setting.isdigit() and int(setting) >= 1:
+        set_blas_thread_count(int(setting))
+
+
+_apply_environment()
 
 
 def _helpers(count):

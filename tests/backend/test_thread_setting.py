@@ -1,5 +1,9 @@
 """The one thread setting: `hikeras.config.set_num_threads` and `HIKERAS_NUM_THREADS`."""
 
+import os
+import subprocess
+import sys
+
 import pytest
 from hikeras.backend.numpy_backend import batch_threads, blas_threads
 
@@ -41,3 +45,15 @@ def test_listeners_hear_every_change(restore_threads):
 def test_bad_thread_counts_are_rejected(bad):
     with pytest.raises(ValueError, match=rf"Received: n={bad!r}"):
         hikeras.config.set_num_threads(bad)
+
+
+def test_environment_variable_sets_blas_threads_at_import():
+    if blas_threads.blas_thread_count() is None:
+        pytest.skip("numpy's BLAS exposes no thread control here")
+    script = ("import hikeras\n"
+              "from hikeras.backend.numpy_backend import blas_threads\n"
+              "print(blas_threads.blas_thread_count(), hikeras.config.get_num_threads())\n")
+    env = dict(os.environ, HIKERAS_NUM_THREADS="1")
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.split() == ["1", "1"]
