@@ -14,6 +14,7 @@ from .config import (
 )
 from .dispatch import apply, get_op, set_symbolic_interceptor
 from .executor import kahn_order
+from .numpy_backend.batch_threads import num_threads, set_num_threads
 from .numpy_backend.linalg import FUSED_DENSE_ACTIVATIONS
 from .registry import Op, OpRegistry
 from .selection import (
@@ -36,6 +37,7 @@ __all__ = [
     "FUSED_DENSE_ACTIVATIONS", "GradientTape", "Op", "OpRegistry", "REQUIRED_ATTRIBUTES",
     "SymbolicDim", "SymbolicTensor", "Tensor", "Variable", "apply", "available_backends",
     "backend", "clear_session", "epsilon", "floatx", "get_backend", "get_op",
-    "image_data_format", "is_unknown_dim", "kahn_order", "register_backend", "set_backend",
-    "set_epsilon", "set_symbolic_interceptor", "set_floatx", "set_image_data_format"
+    "image_data_format", "is_unknown_dim", "kahn_order", "num_threads", "register_backend",
+    "set_backend", "set_epsilon", "set_floatx", "set_image_data_format", "set_num_threads",
+    "set_symbolic_interceptor",
 ]

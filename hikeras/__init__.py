@@ -42,6 +42,7 @@ from . import (  # noqa: E402
     applications,
     backend,
     callbacks,
+    config,
     data,
     datasets,
     distribute,
