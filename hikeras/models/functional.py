@@ -28,10 +28,10 @@ class Functional(Model):
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         super().__init__(name=name, trainable=trainable, **kwargs)
-        self._inputs_struct = inputs
-        self._outputs_struct = outputs
-        self.inputs = tree.flatten(inputs)
-        self.outputs = tree.flatten(outputs)
+        self._inputs_struct = _sorted_if_dict(inputs)
+        self._outputs_struct = _sorted_if_dict(outputs)
+        self.inputs = tree.flatten(self._inputs_struct)
+        self.outputs = tree.flatten(self._outputs_struct)
         for t in self.inputs + self.outputs:
             if not isinstance(t, KerasTensor):
                 raise ValueError(
@@ -264,3 +264,11 @@ def _lookup(values, a):
 
 def _creation_order(node):
     return node.index
+
+
+def _sorted_if_dict(structure):
+    """A dict of inputs/outputs in key order: Keras 3 flattens dicts sorted by key, which
+    fixes `model.outputs`, `output_names` and so the layer order its files rely on."""
+    if isinstance(structure, dict):
+        return {key: structure[key] for key in sorted(structure)}
+    return structure

@@ -86,9 +86,17 @@ def functional_config(model):
         "name": model.name,
         "trainable": model.trainable,
         "layers": layers,
-        "input_layers": [_tensor_ref(t, node_index) for t in model.inputs],
-        "output_layers": [_tensor_ref(t, node_index) for t in model.outputs],
+        "input_layers": _refs(model._inputs_struct, model.inputs, node_index),
+        "output_layers": _refs(model._outputs_struct, model.outputs, node_index),
     }
+
+
+def _refs(struct, flat, node_index):
+    """The model's inputs/outputs as triples: a dict keyed as the user gave it (as Keras 3
+    writes it), else a list."""
+    if isinstance(struct, dict):
+        return {key: _tensor_ref(t, node_index) for key, t in struct.items()}
+    return [_tensor_ref(t, node_index) for t in flat]
 
 
 def functional_from_config(functional_class, config, custom_objects=None):
@@ -135,10 +143,8 @@ def functional_from_config(functional_class, config, custom_objects=None):
                     "produced. The file may be corrupt."
                 )
             pending = remaining
-        inputs = [_resolve(outputs_by_layer, e) for e in _triples(config["input_layers"])]
-        outputs = [_resolve(outputs_by_layer, e) for e in _triples(config["output_layers"])]
-        return functional_class(inputs if len(inputs) > 1 else inputs[0],
-                                outputs if len(outputs) > 1 else outputs[0],
+        return functional_class(_endpoints(outputs_by_layer, config["input_layers"]),
+                                _endpoints(outputs_by_layer, config["output_layers"]),
                                 name=config.get("name"),
                                 trainable=config.get("trainable", True))
 
@@ -183,6 +189,14 @@ def _keras3_tensors(value):
     if isinstance(value, list):
         return [t for v in value for t in _keras3_tensors(v)]
     return []
+
+
+def _endpoints(outputs_by_layer, spec):
+    """The tensors named by `input_layers`/`output_layers`: one, a list, or a dict."""
+    if isinstance(spec, dict):
+        return {key: _resolve(outputs_by_layer, e) for key, e in spec.items()}
+    tensors = [_resolve(outputs_by_layer, e) for e in _triples(spec)]
+    return tensors if len(tensors) > 1 else tensors[0]
 
 
 def _triples(spec):

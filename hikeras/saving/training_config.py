@@ -11,7 +11,7 @@ optimizer under `optimizer` and a `module` hint on every built-in class.
 import inspect
 
 from .. import losses, metrics, optimizers
-from ..serialization import normalize_config
+from ..serialization import get_registered_object, normalize_config
 from .file_errors import SavedFileError, file_error
 from .model_config import with_module_hints
 
@@ -47,13 +47,33 @@ def _known_arguments_only(config, table):
     return {**config, "config": {k: v for k, v in inner.items() if k in params}}
 
 
+# Names `compile()` itself interprets from the data's shapes: they stay names.
+_SHAPE_DEPENDENT_NAMES = ("accuracy", "acc", "crossentropy", "ce")
+
+
+def _deserialize_name(name, deserialize, custom_objects):
+    """A custom object for a custom name; a built-in name stays the string `compile()` got.
+
+    `compile()` resolves strings itself: `"accuracy"` becomes binary, sparse or
+    categorical accuracy from the first batch's shapes, which the exact-match
+    `accuracy` function a lookup would give cannot do.
+    """
+    if get_registered_object(name, custom_objects) is not None:
+        return deserialize(name, custom_objects)
+    if name.lower() not in _SHAPE_DEPENDENT_NAMES:
+        deserialize(name, custom_objects)  # an unknown name fails here, at load time
+    return name
+
+
 def deserialize_nested(value, deserialize, custom_objects, table=None):
     """Identifiers inside lists/dicts (per output) deserialised; a config dict is a leaf."""
     if value is None:
         return None
     if isinstance(value, dict) and "class_name" in value and table is not None:
         value = _known_arguments_only(value, table)
-    if isinstance(value, str) or (isinstance(value, dict) and "class_name" in value):
+    if isinstance(value, str):
+        return _deserialize_name(value, deserialize, custom_objects)
+    if isinstance(value, dict) and "class_name" in value:
         return deserialize(value, custom_objects)
     if isinstance(value, dict):
         return {k: deserialize_nested(v, deserialize, custom_objects, table)
