@@ -203,6 +203,24 @@ class Functional(Model):
             x = x.astype(spec.dtype)
         return x
 
+    @property
+    def input(self):
+        """The model's symbolic inputs, as given to `Model(inputs, ...)` (Keras 3)."""
+        return self._inputs_struct
+
+    @property
+    def output(self):
+        """The model's symbolic outputs, as given to `Model(..., outputs)` (Keras 3)."""
+        return self._outputs_struct
+
+    @property
+    def input_shape(self):
+        return tree.map_structure(lambda t: t.shape, self._inputs_struct)
+
+    @property
+    def output_shape(self):
+        return tree.map_structure(lambda t: t.shape, self._outputs_struct)
+
     def compute_output_spec(self, inputs, training=None, mask=None):
         return self.call(inputs, training=training, mask=mask)
 

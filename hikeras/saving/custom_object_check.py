@@ -13,6 +13,7 @@ at all (not JSON) stops the save, with the reason.
 
 import inspect
 import json
+import sys
 import warnings
 
 from ..layers.layer import Layer, auto_config_arguments
@@ -82,6 +83,14 @@ def _compiled_objects(model):
     return found
 
 
+def _user_stacklevel():
+    """The `stacklevel` of the first caller outside hikeras (`model.save` or `save_model`)."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("hikeras"):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def warn_about_custom_objects(model):
     """Warns about what loading the file will need; raises only when a layer's config
     cannot be written at all."""
@@ -101,9 +110,9 @@ def warn_about_custom_objects(model):
             f"Model '{model.name}' uses objects that are not registered: {sorted(needed)}. "
             "The file records them by name; to load it, pass "
             f"`custom_objects={{{listed}}}` or decorate them with "
-            "`@hikeras.saving.register_keras_serializable()`.", stacklevel=3)
+            "`@hikeras.saving.register_keras_serializable()`.", stacklevel=_user_stacklevel())
     if problems:
         warnings.warn(
             f"Model '{model.name}' was saved, but these layers cannot be rebuilt from their "
             f"config even with `custom_objects`: {'; '.join(problems)}. Give each a "
-            "`get_config()` that returns its constructor arguments.", stacklevel=3)
+            "`get_config()` that returns its constructor arguments.", stacklevel=_user_stacklevel())
