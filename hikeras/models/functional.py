@@ -6,8 +6,11 @@ the model walks that schedule, keeping each intermediate value only until its
 last consumer has run.
 """
 
+import warnings
+
 import numpy as np
 
+from .. import ops
 from ..backend import kahn_order
 from ..layers.layer import flat_masks
 from ..layers.node import KerasTensor
@@ -182,12 +185,33 @@ class Functional(Model):
             kwargs = dict(kwargs, mask=mask)
         return self._call_with_context(args, kwargs, call=self._run_graph)
 
+    def _adjust_input_rank(self, spec, x):
+        """Adds or removes a trailing axis of size 1, as Keras 3 does, with a warning
+        (once per input): `(N, 28, 28)` feeds `Input(shape=(28, 28, 1))`."""
+        expected, rank = spec.shape, len(x.shape)
+        if rank == len(expected) - 1 and expected[-1] == 1:
+            adjusted, how = ops.expand_dims(x, -1), "added"
+        elif rank == len(expected) + 1 and x.shape[-1] == 1:
+            adjusted, how = ops.squeeze(x, -1), "removed"
+        else:
+            return x
+        name = spec._keras_history.layer.name
+        warned = self.__dict__.setdefault("_rank_warned", set())
+        if name not in warned:
+            warned.add(name)
+            warnings.warn(
+                f"Input '{name}' of model '{self.name}' expects shape {expected}; the data of "
+                f"shape {tuple(x.shape)} had a trailing axis of size 1 {how} to fit.",
+                stacklevel=2)
+        return adjusted
+
     def _conform_input(self, spec, x):
         """Checks a model input against its `Input` and casts floats to its dtype."""
         if isinstance(x, KerasTensor):
             return x
         if not hasattr(x, "shape"):
             x = np.asarray(x)
+        x = self._adjust_input_rank(spec, x)
         shape = tuple(x.shape)
         expected = spec.shape
         if len(shape) != len(expected) or any(
