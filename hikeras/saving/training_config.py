@@ -107,7 +107,21 @@ def training_config(model):
                            if k not in _UNSET_OPTIMIZER_ARGUMENTS
                            or v != _UNSET_OPTIMIZER_ARGUMENTS[k]}
     config["optimizer_config"] = optimizer
+    config["loss"] = _full_loss_names(config["loss"])
     return config
+
+
+def _full_loss_names(value):
+    """Loss aliases (`"mse"`) as their functions' names: Keras 3 cannot read an alias
+    from an `.h5` training config (not even in files it wrote itself)."""
+    if isinstance(value, dict) and "class_name" not in value:
+        return {k: _full_loss_names(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_full_loss_names(v) for v in value]
+    if not isinstance(value, str) or value.lower() in _SHAPE_DEPENDENT_NAMES:
+        return value
+    fn = losses.ALL_OBJECTS_DICT.get(value)
+    return fn.__name__ if callable(fn) and not isinstance(fn, type) else value
 
 
 def keras3_compile_config(model):
