@@ -7,13 +7,19 @@ uninterrupted run ends, logs included. The same holds for the file Keras 3
 wrote of that model (tests/fixtures/keras_scenarios/custom.*).
 """
 
+
 import warnings
 
 import numpy as np
 import pytest
 
 import hikeras as keras
-from tests.scenarios.custom_objects import CUSTOM_OBJECTS, Scale, weighted_mse, within_half
+from tests.scenarios.custom_objects import (
+    CUSTOM_OBJECTS,
+    Scale,
+    weighted_mse,
+    within_half,
+)
 from tests.scenarios.keras_scenarios import DATA, EXPECTED, path
 
 
