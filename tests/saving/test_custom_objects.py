@@ -16,6 +16,7 @@ import pytest
 import hikeras as keras
 from hikeras import ops
 from hikeras.saving.file_errors import SavedFileError
+from tests.scenarios.keras_scenarios import path
 
 
 class Scale(keras.layers.Layer):
@@ -213,3 +214,21 @@ def test_an_impossible_save_names_its_reason(tmp_path):
     model = _model(Scale(factor=object(), name="scale"))
     with pytest.raises(ValueError, match=r"layer 'scale' \(Scale\).*JSON"):
         model.save(tmp_path / "m.keras")
+
+
+@pytest.mark.parametrize("ext", ["keras", "h5"])
+def test_keras_written_lambda_takes_its_function_from_custom_objects(ext):
+    model = keras.saving.load_model(path("lambda_named", ext), custom_objects={"double": double})
+    assert model.layers[-1].function is double
+    x = np.ones((2, 3), "float32")
+    dense = model.layers[0]
+    np.testing.assert_allclose(model.predict(x, verbose=0), 2.0 * dense(x), rtol=1e-6)
+    with pytest.raises(SavedFileError, match=r"'double'.*custom_objects"):
+        keras.saving.load_model(path("lambda_named", ext))
+
+
+def test_keras_written_lambda_bytecode_is_never_run():
+    with pytest.raises(SavedFileError, match=r"lambda"):
+        keras.saving.load_model(path("lambda_anonymous", "keras"))
+    with pytest.raises(SavedFileError, match=r"lambda"):
+        keras.saving.load_model(path("lambda_anonymous", "keras"), safe_mode=False)
