@@ -46,3 +46,15 @@ def test_resumed_training_continues_like_keras(name, ext):
                                    err_msg=key)
     for got, want in zip(model.get_weights(), expected["weights"]):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_early_stopping_on_one_output_of_a_keras_multi_output_model():
+    model = _load("multi", "keras")
+    stopper = keras.callbacks.EarlyStopping(monitor="val_kind_loss", patience=0,
+                                            min_delta=1e9)  # no epoch improves enough
+    history = model.fit(DATA["x"], TARGETS["multi"], epochs=5, verbose=0,
+                        validation_data=(DATA["x"], TARGETS["multi"]), callbacks=[stopper])
+    assert len(history.history["val_kind_loss"]) == 2
+    np.testing.assert_allclose(history.history["loss"][0],
+                               0.5 * history.history["price_loss"][0]
+                               + history.history["kind_loss"][0], rtol=1e-5)
