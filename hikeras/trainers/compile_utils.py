@@ -16,6 +16,7 @@ import numpy as np
 from .. import losses as losses_module
 from .. import metrics as metrics_module
 from ..utils import tree
+from ..utils.remembered_logits import as_array_keeping_logits
 
 
 def _per_output(spec, output_names, what):
@@ -238,8 +239,9 @@ class CompileMetrics:
         preds = tree.flatten(y_pred)
         weights = flatten_targets(sample_weight, self.output_names, "sample_weight")
         for entries, yt, yp, sw in zip(self.metrics, ys, preds, weights):
+            yp = as_array_keeping_logits(yp)
             for _, metric, is_weighted in entries:
-                metric.update_state(yt, np.asarray(yp), sample_weight=sw if is_weighted else None)
+                metric.update_state(yt, yp, sample_weight=sw if is_weighted else None)
 
     def reset_state(self):
         for entries in self.metrics or []:
