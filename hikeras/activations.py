@@ -16,6 +16,7 @@ True
 
 from . import ops
 from .serialization import deserialize_keras_object, resolve, serialize_keras_object
+from .utils.remembered_logits import remember_logits
 
 
 def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
@@ -66,8 +67,11 @@ def relu6(x):
 
 
 def sigmoid(x):
-    """`1 / (1 + exp(-x))`."""
-    return ops.sigmoid(x)
+    """`1 / (1 + exp(-x))`; the crossentropy losses use `x` itself (see
+    `utils.remembered_logits`), as Keras 3 does."""
+    output = ops.sigmoid(x)
+    remember_logits(output, x, "sigmoid")
+    return output
 
 
 def tanh(x):
@@ -76,8 +80,11 @@ def tanh(x):
 
 
 def softmax(x, axis=-1):
-    """`exp(x) / sum(exp(x))` along `axis`: a probability distribution."""
-    return ops.softmax(x, axis=axis)
+    """`exp(x) / sum(exp(x))` along `axis`: a probability distribution. The
+    crossentropy losses use `x` itself (see `utils.remembered_logits`), as Keras 3 does."""
+    output = ops.softmax(x, axis=axis)
+    remember_logits(output, x, "softmax", axis)
+    return output
 
 
 def log_softmax(x, axis=-1):

@@ -44,6 +44,41 @@ def to_snake_case(name):
 
 
 _BASE_KWARGS = ("input_shape", "batch_input_shape", "batch_size", "input_dim", "batch_shape")
+_JSON_SCALARS = (type(None), bool, int, float, str)
+
+
+def _is_plain_value(value):
+    if isinstance(value, (list, tuple)):
+        return all(_is_plain_value(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _is_plain_value(v) for k, v in value.items())
+    return isinstance(value, _JSON_SCALARS)
+
+
+def auto_config_arguments(layer):
+    """`(recorded, left_out)`: the constructor arguments a layer was given, as Keras 3
+    records them for a subclass without its own `get_config()`.
+
+    Plain values (numbers, strings, lists and dicts of them) are recorded;
+    `left_out` names the others, which a config cannot hold.
+    """
+    args, kwargs = getattr(layer, "_constructor_arguments", ((), {}))
+    try:
+        bound = inspect.signature(type(layer).__init__).bind(layer, *args, **kwargs)
+    except TypeError:
+        return {}, []
+    recorded, left_out = {}, []
+    for name, value in list(bound.arguments.items())[1:]:
+        parameter = bound.signature.parameters[name]
+        if parameter.kind is parameter.VAR_KEYWORD:
+            continue
+        if parameter.kind is parameter.VAR_POSITIONAL:
+            left_out.append(name)
+        elif _is_plain_value(value):
+            recorded[name] = list(value) if isinstance(value, tuple) else value
+        else:
+            left_out.append(name)
+    return recorded, left_out
 
 
 class Layer:
@@ -82,6 +117,12 @@ class Layer:
 
             wrapped._marks_built = True
             cls.build = wrapped
+
+    def __new__(cls, *args, **kwargs):
+        # Kept for `get_config` of subclasses that do not write their own (see there).
+        instance = super().__new__(cls)
+        instance._constructor_arguments = (args, kwargs)
+        return instance
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         unknown = set(kwargs) - set(_BASE_KWARGS)
@@ -637,6 +678,9 @@ class Layer:
         config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = self._batch_input_shape
+        if type(self).get_config is Layer.get_config:
+            # A subclass without its own get_config(): its constructor's arguments, as Keras 3.
+            config = {**auto_config_arguments(self)[0], **config}
         return config
 
     # Config entries that hold serialised layers (a wrapper's layer, an RNN's

@@ -58,19 +58,14 @@ def print_summary(model, line_length=None, positions=None, print_fn=None, expand
     """Prints a table of the model's layers, output shapes and parameter counts.
 
     Args:
-        model: a built model.
+        model: a model; the layers of an unbuilt one show shape `?` and
+            `0 (unbuilt)` parameters, as in Keras 3.
         line_length: total width (default 65, or 98 for functional models).
         positions: column right edges, as fractions or absolute positions.
         print_fn: called with each line (default `print`).
         expand_nested, show_trainable: accepted for Keras compatibility;
             `show_trainable` adds a Trainable column.
     """
-    if not model.built:
-        raise ValueError(
-            f"Model '{model.name}' has not been built yet, so it has no summary. Build it "
-            "by starting with `hikeras.Input(shape)`, calling `build(input_shape)`, or "
-            "calling it on a batch of data."
-        )
     print_fn = print_fn or print
     functional = getattr(model, "_nodes_in_order", None) is not None
     line_length = line_length or (98 if functional else 65)
@@ -90,7 +85,8 @@ def print_summary(model, line_length=None, positions=None, print_fn=None, expand
             if i > 0:
                 line = line[:-1] + " "
             line += str(field)
-            line = line[:positions[i]]
+            if i < len(fields) - 1:  # the last column may run past the line (Keras's too)
+                line = line[:positions[i]]
             line += " " * (positions[i] - len(line))
         print_fn(line.rstrip())
 
@@ -100,8 +96,8 @@ def print_summary(model, line_length=None, positions=None, print_fn=None, expand
     print_fn("=" * line_length)
     rows = _rows(model)
     for i, (layer, shape, connected) in enumerate(rows):
-        params = layer.count_params() if layer.built else 0
-        fields = [f"{layer.name} ({type(layer).__name__})", shape, f"{params:,}"]
+        params = f"{layer.count_params():,}" if layer.built else "0 (unbuilt)"
+        fields = [f"{layer.name} ({type(layer).__name__})", shape, params]
         if functional:
             fields.append(connected[0] if connected else "[]")
         if show_trainable:

@@ -153,13 +153,15 @@ class Trainer:
 
     def get_metrics_result(self):
         logs = {"loss": float(self._loss_tracker.result())} if self._loss_tracker else {}
+        logs.update(self._compile_loss.result() if self._compile_loss else {})
         logs.update(self._compile_metrics.result() if self._compile_metrics else {})
         return logs
 
     @property
     def metrics(self):
-        """The loss tracker followed by the compiled metrics."""
+        """The loss tracker, each output's loss tracker, then the compiled metrics."""
         out = [self._loss_tracker] if self._loss_tracker is not None else []
+        out += list(self._compile_loss.trackers.values()) if self._compile_loss else []
         return out + (self._compile_metrics.all_metrics if self._compile_metrics else [])
 
     @property
