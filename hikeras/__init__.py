@@ -42,21 +42,26 @@ from . import (  # noqa: E402
     applications,
     backend,
     callbacks,
+    config,
     data,
     datasets,
     distribute,
+    dtype_policies,
     initializers,
     layers,
     losses,
     metrics,
+    mixed_precision,
     models,
     ops,
     optimizers,
     regularizers,
     saving,
+    tree,
     utils,
 )
 from .backend import GradientTape  # noqa: E402
+from .dtype_policies import DTypePolicy, FloatDTypePolicy  # noqa: E402
 from .initializers import Initializer  # noqa: E402
 from .layers import Input, InputLayer, InputSpec, Layer  # noqa: E402
 from .layers.node import KerasTensor  # noqa: E402
@@ -74,9 +79,9 @@ def version():
 
 
 __all__ = [
-    "GradientTape", "Initializer", "Input", "InputLayer", "InputSpec", "KerasTensor", "Layer",
+    "DTypePolicy", "FloatDTypePolicy", "GradientTape", "Initializer", "Input", "InputLayer", "InputSpec", "KerasTensor", "Layer",
     "Loss", "Metric", "Model", "Optimizer", "Regularizer", "Sequential", "Variable",
-    "activations", "backend", "callbacks", "data", "datasets", "distribute", "initializers",
-    "layers", "losses", "metrics", "models", "ops", "optimizers", "regularizers", "saving",
-    "utils", "version",
+    "activations", "backend", "callbacks", "config", "data", "datasets", "distribute",
+    "dtype_policies", "initializers", "layers", "losses", "metrics", "mixed_precision", "models",
+    "ops", "optimizers", "regularizers", "saving", "tree", "utils", "version",
 ]

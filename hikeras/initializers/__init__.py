@@ -33,6 +33,23 @@ from .random_initializers import (
 OrthogonalInitializer = Orthogonal
 IdentityInitializer = Identity
 
+# ...and the lowercase names Keras exports for them (classes, not functions).
+constant = Constant
+identity = Identity
+ones = Ones
+zeros = Zeros
+glorot_normal = GlorotNormal
+glorot_uniform = GlorotUniform
+he_normal = HeNormal
+he_uniform = HeUniform
+lecun_normal = LecunNormal
+lecun_uniform = LecunUniform
+orthogonal = Orthogonal
+random_normal = RandomNormal
+random_uniform = RandomUniform
+truncated_normal = TruncatedNormal
+variance_scaling = VarianceScaling
+
 _CLASSES = (
     Initializer, Constant, Identity, Ones, Zeros, GlorotNormal, GlorotUniform, HeNormal,
     HeUniform, LecunNormal, LecunUniform, Orthogonal, RandomNormal, RandomUniform,
@@ -83,5 +100,8 @@ __all__ = [
     "Constant", "GlorotNormal", "GlorotUniform", "HeNormal", "HeUniform", "Identity",
     "IdentityInitializer", "Initializer", "LecunNormal", "LecunUniform", "Ones", "Orthogonal",
     "OrthogonalInitializer", "RandomNormal", "RandomUniform", "TruncatedNormal",
-    "VarianceScaling", "Zeros", "compute_fans", "deserialize", "get", "serialize",
+    "VarianceScaling", "Zeros", "compute_fans", "constant", "deserialize", "get",
+    "glorot_normal", "glorot_uniform", "he_normal", "he_uniform", "identity", "lecun_normal",
+    "lecun_uniform", "ones", "orthogonal", "random_normal", "random_uniform", "serialize",
+    "truncated_normal", "variance_scaling", "zeros",
 ]

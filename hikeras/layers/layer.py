@@ -22,6 +22,7 @@ import numpy as np
 from .. import constraints, initializers, ops, regularizers
 from ..backend import SymbolicTensor
 from ..utils import tree
+from ..dtype_policies import DTypePolicy
 from ..utils.dtype_utils import standardize_dtype
 from ..variables import Variable
 from .input_spec import check_input_spec
@@ -588,6 +589,21 @@ class Layer:
                 f"defined {what}."
             )
         return self._inbound_nodes[0]
+
+    @property
+    def dtype_policy(self):
+        """The layer's `DTypePolicy`: weights and computations both in `self.dtype`."""
+        return DTypePolicy(self.dtype)
+
+    @property
+    def compute_dtype(self):
+        """The dtype the layer computes in (`self.dtype`: hikeras has no mixed policies)."""
+        return self.dtype
+
+    @property
+    def variable_dtype(self):
+        """The dtype of the layer's weights (`self.dtype`)."""
+        return self.dtype
 
     # ------------------------------------------------------------ serialisation
     def get_config(self):

@@ -11,7 +11,7 @@ import itertools
 
 import numpy as np
 
-from .. import ops, optimizers
+from .. import config, ops, optimizers
 from .. import metrics as metrics_module
 from ..backend import GradientTape
 from ..callbacks import CallbackList
@@ -268,6 +268,7 @@ class Trainer:
         """
         self._require_compiled("fit")
         verbose = resolve_verbose(verbose)
+        epochs, steps_per_epoch = config.capped_fit_length(epochs, steps_per_epoch)
         if y is None and isinstance(x, tuple):
             x, y, sample_weight = unpack_x_y_sample_weight(x)
         if validation_split and validation_data is None:
