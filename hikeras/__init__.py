@@ -55,6 +55,7 @@ from . import (  # noqa: E402
     models,
     ops,
     optimizers,
+    preprocessing,
     regularizers,
     saving,
     tree,
@@ -83,5 +84,5 @@ __all__ = [
     "Loss", "Metric", "Model", "Optimizer", "Regularizer", "Sequential", "Variable",
     "activations", "backend", "callbacks", "config", "data", "datasets", "distribute",
     "dtype_policies", "initializers", "layers", "losses", "metrics", "mixed_precision", "models",
-    "ops", "optimizers", "regularizers", "saving", "tree", "utils", "version",
+    "ops", "optimizers", "preprocessing", "regularizers", "saving", "tree", "utils", "version",
 ]
