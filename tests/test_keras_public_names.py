@@ -44,8 +44,6 @@ EXCLUDED = {
     "keras.backend": {},
     "keras.callbacks": {
         "OrbaxCheckpoint": "checkpoints through Orbax (JAX); excluded by #18",
-        "RemoteMonitor": TODO,
-        "SwapEMAWeights": TODO,
     },
     "keras.config": {
         "disable_flash_attention": "flash-attention switch of accelerator backends; excluded by #18",
