@@ -5,10 +5,11 @@ does with a mixed policy.
 """
 
 from .dtype_policies import DTypePolicy, global_policy, set_global_policy
+from .optimizers import LossScaleOptimizer
 
 Policy = DTypePolicy
 dtype_policy = global_policy
 set_dtype_policy = set_global_policy
 
-__all__ = ["DTypePolicy", "Policy", "dtype_policy", "global_policy", "set_dtype_policy",
+__all__ = ["DTypePolicy", "LossScaleOptimizer", "Policy", "dtype_policy", "global_policy", "set_dtype_policy",
            "set_global_policy"]

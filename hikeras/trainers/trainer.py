@@ -177,8 +177,10 @@ class Trainer:
             y_pred, mask = self._call_with_mask((x,), {"training": True}, None)
             y, y_pred, sample_weight = self._unmasked_entries(y, y_pred, sample_weight, mask)
             loss = self.compute_loss(x, y, y_pred, sample_weight, training=True)
+            # A LossScaleOptimizer (or loss_scale_factor) scales the loss it then unscales.
+            scaled_loss = self.optimizer.scale_loss(loss)
         variables = self.trainable_weights
-        grads = tape.gradient(loss, variables)
+        grads = tape.gradient(scaled_loss, variables)
         check_gradients(grads, variables, self.name)
         if self.distribute_strategy is not None:  # averaged over the ranks
             grads = self.distribute_strategy.reduce_gradients(grads)
