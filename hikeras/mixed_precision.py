@@ -1,6 +1,6 @@
 """Keras's `keras.mixed_precision` names: policies and the global policy.
 
-See `hikeras.dtype_policies` and docs/mixed_precision.md for what hikeras
+See `hikeras.dtype_policies` and docs/settings.md for what hikeras
 does with a mixed policy.
 """
 

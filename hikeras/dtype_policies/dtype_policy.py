@@ -4,7 +4,7 @@ A plain dtype name (`"float64"`) is a policy whose two dtypes agree. Keras's
 mixed policies (`"mixed_float16"`, `"mixed_bfloat16"`) keep float32 weights and
 compute in half precision; hikeras records and serialises them as Keras does,
 but its numpy kernels compute in one float dtype per layer, so a layer refuses
-a mixed policy with a clear error (see docs/mixed_precision.md).
+a mixed policy with a clear error (see docs/settings.md).
 """
 
 import numpy as np

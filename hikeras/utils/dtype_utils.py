@@ -32,6 +32,6 @@ def standardize_dtype(dtype):
         return "object"
     if dtype in ("mixed_float16", "mixed_bfloat16"):
         raise ValueError("Mixed precision policies are not supported: hikeras computes in one "
-                         "float dtype per layer (see docs/mixed_precision.md). "
+                         "float dtype per layer (see docs/settings.md). "
                          f"Received: dtype={dtype!r}")
     return np.dtype(dtype).name
