@@ -71,7 +71,7 @@ EXCLUDED = {
         **{name: TODO for name in (
             "AugMix", "ContrastLimitedAdaptiveHistogramEqualization", "Equalization",
             "HashedCrossing", "Hashing", "MaxNumBoundingBoxes", "MelSpectrogram",
-            "Pipeline", "RandAugment", "RandomColorJitter",
+            "RandAugment", "RandomColorJitter",
             "RandomElasticTransform", "RandomErasing", "RandomGaussianBlur", "RandomPerspective",
             "RandomSharpness", "RandomShear", "STFTSpectrogram")},
     },
