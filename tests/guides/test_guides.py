@@ -15,7 +15,7 @@ SCRIPTS = sorted(p for p in GUIDES.glob("*.py"))
 
 
 def test_there_are_guides():
-    assert len(SCRIPTS) >= 15
+    assert len(SCRIPTS) >= 30
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[p.stem for p in SCRIPTS])
