@@ -81,9 +81,7 @@ EXCLUDED = {
     "keras.models": {},
     "keras.optimizers": {
         "legacy": "Keras 2's optimizers, which Keras 3 keeps only as stubs that raise",
-        "MultiOptimizer": TODO,
         "Muon": TODO,
-        "OptimizerMap": TODO,
     },
     "keras.optimizers.schedules": {},
     "keras.preprocessing": {},

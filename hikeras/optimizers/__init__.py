@@ -22,6 +22,7 @@ from .ftrl import Ftrl
 from .lamb import Lamb
 from .lion import Lion
 from .loss_scale_optimizer import LossScaleOptimizer
+from .multi_optimizer import MultiOptimizer, OptimizerMap
 from .nadam import Nadam
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
@@ -33,6 +34,7 @@ ALL_OBJECTS_DICT = {cls.__name__.lower(): cls for cls in (
     SGD, Adam, AdamW, Adamax, Nadam, RMSprop, Adagrad, Adadelta, Ftrl, Lion, Lamb,
     Adafactor, ScheduleFreeAdamW)}
 ALL_OBJECTS_DICT["LossScaleOptimizer"] = LossScaleOptimizer
+ALL_OBJECTS_DICT["MultiOptimizer"] = MultiOptimizer
 
 
 def _canonical(identifier):
@@ -83,8 +85,10 @@ __all__ = [
     "Lamb",
     "Lion",
     "LossScaleOptimizer",
+    "MultiOptimizer",
     "Nadam",
     "Optimizer",
+    "OptimizerMap",
     "RMSprop",
     "ScheduleFreeAdamW",
     "deserialize",
