@@ -51,3 +51,23 @@ def test_mixed_precision_names():
     finally:
         mixed_precision.set_global_policy(None)
     assert mixed_precision.global_policy().name == "float32"
+
+
+def test_policy_map_lookup_and_round_trip():
+    policies = dtype_policies.DTypePolicyMap(
+        "float32", {"encoder/dense": "float64", "decoder/.*": "mixed_bfloat16"})
+    assert policies["encoder/dense"].name == "float64"
+    assert policies["decoder/attention/query"].name == "mixed_bfloat16"
+    assert policies["head"].name == "float32"
+    assert (policies.name, policies.compute_dtype) == ("map_float32", "float32")
+    again = dtype_policies.deserialize(dtype_policies.serialize(policies))
+    assert isinstance(again, dtype_policies.DTypePolicyMap) and again == policies
+    policies["d.*"] = "float64"
+    with pytest.raises(ValueError, match="matches multiple"):
+        policies["decoder/x"]
+    with pytest.raises(ValueError, match="already exists"):
+        policies["head"] = "float32"
+        policies["head"] = "float64"
+    with pytest.raises(ValueError, match="cannot be a `DTypePolicyMap`"):
+        dtype_policies.DTypePolicyMap(policies)
+    assert dtype_policies.DTypePolicyMap().default_policy.name == "float32"

@@ -60,7 +60,6 @@ EXCLUDED = {
         "Int4DTypePolicy": QUANTIZATION,
         "QuantizedDTypePolicy": QUANTIZATION,
         "QuantizedFloat8DTypePolicy": QUANTIZATION,
-        "DTypePolicyMap": TODO,
     },
     "keras.initializers": {"STFT": TODO, "STFTInitializer": TODO, "stft": TODO},
     "keras.layers": {

@@ -9,6 +9,7 @@ from .dtype_policy import (
     serialize,
     set_global_policy,
 )
+from .dtype_policy_map import DTypePolicyMap
 
-__all__ = ["DTypePolicy", "FloatDTypePolicy", "deserialize", "get", "global_policy",
+__all__ = ["DTypePolicy", "DTypePolicyMap", "FloatDTypePolicy", "deserialize", "get", "global_policy",
            "serialize", "set_global_policy"]

@@ -117,10 +117,10 @@ def deserialize(config, custom_objects=None):
     """A policy from `serialize`'s dict (or from a name)."""
     if isinstance(config, str):
         return DTypePolicy(config)
-    if not isinstance(config, dict) or config.get("class_name") not in _CLASSES:
+    if not isinstance(config, dict) or config.get("class_name") not in CLASSES:
         raise ValueError("Cannot deserialize a DTypePolicy from this config; expected "
-                         f"class_name one of {sorted(_CLASSES)}. Received: config={config!r}")
-    return _CLASSES[config["class_name"]].from_config(config.get("config") or {})
+                         f"class_name one of {sorted(CLASSES)}. Received: config={config!r}")
+    return CLASSES[config["class_name"]].from_config(config.get("config") or {})
 
 
 def get(identifier):
@@ -133,4 +133,5 @@ def get(identifier):
                      f"a config dict. Received: identifier={identifier!r}")
 
 
-_CLASSES = {"DTypePolicy": DTypePolicy, "FloatDTypePolicy": FloatDTypePolicy}
+# The policy classes by name; `DTypePolicyMap` adds itself (it builds on this module).
+CLASSES = {"DTypePolicy": DTypePolicy, "FloatDTypePolicy": FloatDTypePolicy}
