@@ -61,7 +61,7 @@ EXCLUDED = {
         "QuantizedDTypePolicy": QUANTIZATION,
         "QuantizedFloat8DTypePolicy": QUANTIZATION,
     },
-    "keras.initializers": {"STFT": TODO, "STFTInitializer": TODO, "stft": TODO},
+    "keras.initializers": {},
     "keras.layers": {
         "FlaxLayer": OTHER_BACKEND,
         "JaxLayer": OTHER_BACKEND,
