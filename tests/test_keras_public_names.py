@@ -72,7 +72,7 @@ EXCLUDED = {
             "HashedCrossing", "Hashing", "MaxNumBoundingBoxes", "MelSpectrogram",
             "RandAugment", "RandomColorJitter",
             "RandomElasticTransform", "RandomErasing", "RandomGaussianBlur", "RandomPerspective",
-            "RandomSharpness", "RandomShear", "STFTSpectrogram")},
+            "RandomSharpness", "RandomShear")},
     },
     "keras.losses": {},
     "keras.metrics": {},
