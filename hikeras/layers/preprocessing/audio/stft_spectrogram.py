@@ -74,7 +74,7 @@ class STFTSpectrogram(Layer):
         self.frame_step = frame_step
         self._frame_step = frame_step or frame_length // 2
         self.fft_length = fft_length
-        self._fft_length = fft_length or 2 ** int(math.ceil(math.log2(frame_length)))
+        self._fft_length = fft_length or 2 ** math.ceil(math.log2(frame_length))
         self.window = window
         self.periodic = periodic
         self.scaling = scaling
@@ -97,9 +97,9 @@ class STFTSpectrogram(Layer):
     def _channels_to_batch(self, inputs):
         """`(batch * channels, time, 1)`: each channel is transformed on its own."""
         if self.data_format == "channels_first":
-            batch, channels, time = inputs.shape
+            _, channels, time = inputs.shape
         else:
-            batch, time, channels = inputs.shape
+            _, time, channels = inputs.shape
             inputs = ops.transpose(inputs, (0, 2, 1))
         return ops.reshape(inputs, (-1, time, 1)), channels
 
