@@ -69,7 +69,7 @@ EXCLUDED = {
         "TFSMLayer": OTHER_BACKEND,
         **{name: TODO for name in (
             "AugMix", "ContrastLimitedAdaptiveHistogramEqualization", "Equalization",
-            "HashedCrossing", "Hashing", "MaxNumBoundingBoxes", "MelSpectrogram",
+            "HashedCrossing", "Hashing", "MaxNumBoundingBoxes",
             "RandAugment", "RandomColorJitter",
             "RandomElasticTransform", "RandomErasing", "RandomGaussianBlur", "RandomPerspective",
             "RandomSharpness", "RandomShear")},
