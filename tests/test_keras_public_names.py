@@ -68,7 +68,7 @@ EXCLUDED = {
         "TorchModuleWrapper": OTHER_BACKEND,
         "TFSMLayer": OTHER_BACKEND,
         **{name: TODO for name in (
-            "AugMix", "ContrastLimitedAdaptiveHistogramEqualization", "Equalization",
+            "AugMix", "ContrastLimitedAdaptiveHistogramEqualization",
             "HashedCrossing", "Hashing", "MaxNumBoundingBoxes",
             "RandAugment", "RandomColorJitter",
             "RandomElasticTransform", "RandomErasing", "RandomGaussianBlur", "RandomPerspective",
