@@ -72,7 +72,7 @@ EXCLUDED = {
             "HashedCrossing", "Hashing", "MaxNumBoundingBoxes",
             "RandAugment", "RandomColorJitter",
             "RandomElasticTransform", "RandomErasing", "RandomGaussianBlur", "RandomPerspective",
-            "RandomSharpness", "RandomShear")},
+            "RandomShear")},
     },
     "keras.losses": {},
     "keras.metrics": {},
