@@ -70,7 +70,7 @@ EXCLUDED = {
         **{name: TODO for name in (
             "AugMix", "ContrastLimitedAdaptiveHistogramEqualization",
             "HashedCrossing", "Hashing", "MaxNumBoundingBoxes",
-            "RandAugment", "RandomColorJitter",
+            "RandAugment",
             "RandomElasticTransform", "RandomErasing", "RandomGaussianBlur", "RandomPerspective",
             "RandomShear")},
     },
