@@ -71,7 +71,7 @@ EXCLUDED = {
             "AugMix", "ContrastLimitedAdaptiveHistogramEqualization",
             "HashedCrossing", "Hashing", "MaxNumBoundingBoxes",
             "RandAugment",
-            "RandomElasticTransform", "RandomErasing", "RandomGaussianBlur", "RandomPerspective",
+            "RandomElasticTransform", "RandomErasing", "RandomPerspective",
             "RandomShear")},
     },
     "keras.losses": {},
