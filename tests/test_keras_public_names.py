@@ -71,7 +71,7 @@ EXCLUDED = {
             "AugMix", "ContrastLimitedAdaptiveHistogramEqualization",
             "HashedCrossing", "Hashing", "MaxNumBoundingBoxes",
             "RandAugment",
-            "RandomElasticTransform", "RandomErasing", "RandomPerspective",
+            "RandomElasticTransform", "RandomPerspective",
             "RandomShear")},
     },
     "keras.losses": {},
