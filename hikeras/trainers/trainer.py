@@ -11,7 +11,7 @@ import itertools
 
 import numpy as np
 
-from .. import ops, optimizers
+from .. import config, ops, optimizers
 from .. import metrics as metrics_module
 from ..backend import GradientTape
 from ..callbacks import CallbackList
@@ -179,8 +179,10 @@ class Trainer:
             y_pred, mask = self._call_with_mask((x,), {"training": True}, None)
             y, y_pred, sample_weight = self._unmasked_entries(y, y_pred, sample_weight, mask)
             loss = self.compute_loss(x, y, y_pred, sample_weight, training=True)
+            # A LossScaleOptimizer (or loss_scale_factor) scales the loss it then unscales.
+            scaled_loss = self.optimizer.scale_loss(loss)
         variables = self.trainable_weights
-        grads = tape.gradient(loss, variables)
+        grads = tape.gradient(scaled_loss, variables)
         check_gradients(grads, variables, self.name)
         if self.distribute_strategy is not None:  # averaged over the ranks
             grads = self.distribute_strategy.reduce_gradients(grads)
@@ -270,6 +272,7 @@ class Trainer:
         """
         self._require_compiled("fit")
         verbose = resolve_verbose(verbose)
+        epochs, steps_per_epoch = config.capped_fit_length(epochs, steps_per_epoch)
         if y is None and isinstance(x, tuple):
             x, y, sample_weight = unpack_x_y_sample_weight(x)
         if validation_split and validation_data is None:
