@@ -46,6 +46,7 @@ from . import (  # noqa: E402
     data,
     datasets,
     distribute,
+    export,
     dtype_policies,
     initializers,
     io,
@@ -86,7 +87,7 @@ __all__ = [
     "InputSpec", "KerasTensor", "Layer",
     "Loss", "Metric", "Model", "Optimizer", "Regularizer", "Sequential", "Variable",
     "activations", "backend", "callbacks", "config", "data", "datasets", "distribute",
-    "dtype_policies", "initializers", "io", "layers", "losses", "metrics", "mixed_precision",
-    "models", "ops", "optimizers", "preprocessing", "random", "regularizers", "saving", "tree",
+    "dtype_policies", "export", "initializers", "io", "layers", "losses", "metrics",
+    "mixed_precision", "models", "ops", "optimizers", "preprocessing", "random", "regularizers", "saving", "tree",
     "utils", "version",
 ]

@@ -26,11 +26,9 @@ EXCLUDED = {
         "wrappers": "keras.wrappers (scikit-learn wrappers); excluded by #18",
         "remat": "rematerialisation for compiled backends; excluded by #18",
         "RematScope": "rematerialisation for compiled backends; excluded by #18",
-        "export": "keras.export holds only ExportArchive (SavedModel); excluded by #18",
         "src": "Keras's private implementation package, not public API",
         "legacy": "keras.legacy.saving: Keras 2's saving internals for tf.keras code; hikeras "
                   "reads Keras 2 files through its ordinary loaders",
-        "random": "keras.random comes with the ops issue (#17), not #18",
         "distillation": TODO,
         "Function": TODO,
         "Operation": TODO,
