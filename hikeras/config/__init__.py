@@ -5,9 +5,57 @@
 setting that governs BLAS, the batch-parallel kernels and the numba backend.
 """
 
-from .settings import *  # noqa: F403
-from .settings import __all__ as _settings_names
-from .settings import capped_fit_length as capped_fit_length  # for fit; not a Keras name
+from .settings import (
+    backend,
+    capped_fit_length,
+    disable_interactive_logging,
+    disable_traceback_filtering,
+    dtype_policy,
+    enable_interactive_logging,
+    enable_traceback_filtering,
+    enable_unsafe_deserialization,
+    epsilon,
+    floatx,
+    image_data_format,
+    is_interactive_logging_enabled,
+    is_traceback_filtering_enabled,
+    is_unsafe_deserialization_enabled,
+    max_epochs,
+    max_steps_per_epoch,
+    set_backend,
+    set_dtype_policy,
+    set_epsilon,
+    set_floatx,
+    set_image_data_format,
+    set_max_epochs,
+    set_max_steps_per_epoch,
+)
 from .threads import get_num_threads, set_num_threads
 
-__all__ = [*_settings_names, "get_num_threads", "set_num_threads"]
+# capped_fit_length is for fit, not a Keras name, so it stays out of __all__.
+__all__ = [
+    "backend",
+    "disable_interactive_logging",
+    "disable_traceback_filtering",
+    "dtype_policy",
+    "enable_interactive_logging",
+    "enable_traceback_filtering",
+    "enable_unsafe_deserialization",
+    "epsilon",
+    "floatx",
+    "get_num_threads",
+    "image_data_format",
+    "is_interactive_logging_enabled",
+    "is_traceback_filtering_enabled",
+    "is_unsafe_deserialization_enabled",
+    "max_epochs",
+    "max_steps_per_epoch",
+    "set_backend",
+    "set_dtype_policy",
+    "set_epsilon",
+    "set_floatx",
+    "set_image_data_format",
+    "set_max_epochs",
+    "set_max_steps_per_epoch",
+    "set_num_threads",
+]
