@@ -7,7 +7,6 @@ setting that governs BLAS, the batch-parallel kernels and the numba backend.
 
 from .settings import (
     backend,
-    capped_fit_length,
     disable_interactive_logging,
     disable_traceback_filtering,
     dtype_policy,
@@ -32,7 +31,6 @@ from .settings import (
 )
 from .threads import get_num_threads, set_num_threads
 
-# capped_fit_length is for fit, not a Keras name, so it stays out of __all__.
 __all__ = [
     "backend",
     "disable_interactive_logging",

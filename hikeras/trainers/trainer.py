@@ -12,6 +12,7 @@ import itertools
 import numpy as np
 
 from .. import config, ops, optimizers
+from ..config.settings import capped_fit_length
 from .. import metrics as metrics_module
 from ..backend import GradientTape
 from ..callbacks import CallbackList
@@ -272,7 +273,7 @@ class Trainer:
         """
         self._require_compiled("fit")
         verbose = resolve_verbose(verbose)
-        epochs, steps_per_epoch = config.capped_fit_length(epochs, steps_per_epoch)
+        epochs, steps_per_epoch = capped_fit_length(epochs, steps_per_epoch)
         if y is None and isinstance(x, tuple):
             x, y, sample_weight = unpack_x_y_sample_weight(x)
         if validation_split and validation_data is None:
