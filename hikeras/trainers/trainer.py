@@ -11,12 +11,12 @@ import itertools
 
 import numpy as np
 
-from .. import config, ops, optimizers
-from ..config.settings import capped_fit_length
 from .. import metrics as metrics_module
+from .. import ops, optimizers
 from ..backend import GradientTape
 from ..callbacks import CallbackList
 from ..callbacks.progbar_logger import resolve_verbose
+from ..config.settings import capped_fit_length
 from ..distribute.scope import get_strategy
 from ..layers.layer import flat_masks
 from ..ops import kernels
