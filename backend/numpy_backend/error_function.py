@@ -45,6 +45,18 @@ def _erf_vjp(node, g):
     return ((g * (_TWO_OVER_SQRT_PI * np.exp(-np.square(x)))).astype(x.dtype),)
 
 
+@define("erfc", shape=rules.elementwise_float, save_inputs=(0,))
+def erfc_(x):
+    """`1 - erf(x)`, accurate in the upper tail where it is tiny."""
+    return erfc(_float(x))
+
+
+@erfc_.defvjp
+def _erfc_vjp(node, g):
+    x = node.inputs[0]
+    return ((g * (-_TWO_OVER_SQRT_PI * np.exp(-np.square(x)))).astype(x.dtype),)
+
+
 def _initial_guess(a):
     """A closed-form approximation of erfinv on [0, 1), good to about 2e-3."""
     k = 0.147

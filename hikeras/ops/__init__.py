@@ -13,7 +13,6 @@ Every function works on numpy arrays, Python numbers, tensors recorded by a
 from .core import (
     cast, convert_to_numpy, convert_to_tensor, dtype, is_tensor, shape, stop_gradient,
 )
-from .math import logsumexp, rsqrt
 from .nn import (
     binary_crossentropy, categorical_crossentropy, ctc_loss, dot_product_attention, elu, gelu,
     hard_sigmoid, hard_silu,
@@ -38,11 +37,26 @@ __all__ = [
     "expand_dims", "expm1", "eye", "floor", "full", "full_like", "gelu", "greater",
     "greater_equal", "hard_sigmoid", "hard_silu", "hard_swish", "is_tensor", "leaky_relu",
     "less", "less_equal", "log", "log1p", "log_softmax", "logical_and", "logical_not",
-    "logical_or", "logsumexp", "matmul", "max", "maximum", "mean", "min", "minimum",
+    "logical_or", "matmul", "max", "maximum", "mean", "min", "minimum",
     "multiply", "ndim", "negative", "not_equal", "one_hot", "ones", "ones_like", "pad",
-    "power", "prod", "relu", "relu6", "repeat", "reshape", "round", "rsqrt", "selu", "shape",
+    "power", "prod", "relu", "relu6", "repeat", "reshape", "round", "selu", "shape",
     "sigmoid", "sign", "silu", "size", "softmax", "softplus", "softsign",
     "sparse_categorical_crossentropy", "split", "sqrt", "square", "squeeze", "stack", "std",
     "stop_gradient", "subtract", "sum", "swish", "take", "tanh", "tile", "transpose",
     "true_divide", "var", "where", "zeros", "zeros_like",
+]
+
+# keras.src.ops.math, reached flat as in Keras (the FFTs and framing in spectral.py).
+from .math import (  # noqa: E402
+    cdist, erf, erfc, erfinv, in_top_k, logdet, logsumexp, rsqrt, segment_max, segment_min,
+    segment_prod, segment_sum, top_k, view_as_complex, view_as_real,
+)
+from .spectral import (  # noqa: E402
+    extract_sequences, fft, fft2, ifft2, irfft, istft, rfft, stft,
+)
+
+__all__ += [
+    "cdist", "erf", "erfc", "erfinv", "extract_sequences", "fft", "fft2", "ifft2", "in_top_k",
+    "irfft", "istft", "logdet", "logsumexp", "rfft", "rsqrt", "segment_max", "segment_min",
+    "segment_prod", "segment_sum", "stft", "top_k", "view_as_complex", "view_as_real",
 ]
