@@ -15,7 +15,8 @@ import numpy as np
 from .. import shape_rules as rules
 from ..tensor import SymbolicTensor
 from ._registry import define
-from .matrix_solve import float_dtype, matrix_transpose as _t, square_shape
+from .matrix_solve import float_dtype, square_shape
+from .matrix_solve import matrix_transpose as _t
 
 
 def _lower_form(sym):

@@ -15,7 +15,6 @@ import sys
 
 import numpy as np
 import pytest
-
 from hikeras import ops
 from hikeras.backend import GradientTape, SymbolicTensor, Tensor
 
