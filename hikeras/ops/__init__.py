@@ -60,3 +60,15 @@ __all__ += [
     "irfft", "istft", "logdet", "logsumexp", "rfft", "rsqrt", "segment_max", "segment_min",
     "segment_prod", "segment_sum", "stft", "top_k", "view_as_complex", "view_as_real",
 ]
+
+# keras.ops.linalg, also reached flat as in Keras.
+from . import linalg  # noqa: E402
+from .linalg import (  # noqa: E402
+    cholesky, cholesky_inverse, det, eig, eigh, inv, jvp, lstsq, lu_factor, matrix_rank, norm,
+    pinv, qr, solve, solve_triangular, svd,
+)
+
+__all__ += [
+    "cholesky", "cholesky_inverse", "det", "eig", "eigh", "inv", "jvp", "linalg", "lstsq",
+    "lu_factor", "matrix_rank", "norm", "pinv", "qr", "solve", "solve_triangular", "svd",
+]
