@@ -122,6 +122,8 @@ def _canonical(case, outs, expected, inputs):
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_values_match_keras(case):
+    if case.get("differs"):
+        pytest.skip(f"hikeras deliberately differs: {case['differs']}")
     inputs = _inputs(case)
     outs = [_value(o) for o in _call(case, inputs)]
     expected = _expected(case)
@@ -145,6 +147,8 @@ GRAD_CASES = [c for c in CASES if c["grad"]]
 
 @pytest.mark.parametrize("case", GRAD_CASES, ids=[c["id"] for c in GRAD_CASES])
 def test_gradients_match_keras(case):
+    if case.get("differs"):
+        pytest.skip(f"hikeras deliberately differs: {case['differs']}")
     arrays = {k: np.array(v) for k, v in _inputs(case).items()}
     eager = [_value(o) for o in _call(case, _inputs(case))]
     signs = _weight_signs(case, eager, _expected(case))
