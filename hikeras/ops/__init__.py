@@ -72,3 +72,8 @@ __all__ += [
     "cholesky", "cholesky_inverse", "det", "eig", "eigh", "inv", "jvp", "linalg", "lstsq",
     "lu_factor", "matrix_rank", "norm", "pinv", "qr", "solve", "solve_triangular", "svd",
 ]
+
+# keras.ops.image (not flat in Keras either) and keras.ops.nn as namespaces.
+from . import image, nn  # noqa: E402
+
+__all__ += ["image", "nn"]
