@@ -58,6 +58,16 @@ def _log_softmax(x):
     return x - np.log(np.sum(np.exp(x), axis=-1, keepdims=True))
 
 
+def _accumulator(grown):
+    """`add(prefix, blank_part, label_part)`: log-sums the parts into `grown[prefix]`."""
+
+    def add(prefix, blank_part, label_part):
+        old_b, old_l = grown.get(prefix, (-np.inf, -np.inf))
+        grown[prefix] = (np.logaddexp(old_b, blank_part), np.logaddexp(old_l, label_part))
+
+    return add
+
+
 def _beam_search(log_probs, blank, beam_width):
     """`[(labelling, log probability)]`, best first, by prefix beam search."""
     # Each prefix keeps the log probability of its alignments ending in a
@@ -66,11 +76,7 @@ def _beam_search(log_probs, blank, beam_width):
     beams = {(): (0.0, -np.inf)}
     for frame in log_probs:
         grown = {}
-
-        def add(prefix, blank_part, label_part):
-            old_b, old_l = grown.get(prefix, (-np.inf, -np.inf))
-            grown[prefix] = (np.logaddexp(old_b, blank_part), np.logaddexp(old_l, label_part))
-
+        add = _accumulator(grown)
         for prefix, (p_blank, p_label) in beams.items():
             total = np.logaddexp(p_blank, p_label)
             add(prefix, total + frame[blank], -np.inf)

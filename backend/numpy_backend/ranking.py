@@ -46,7 +46,7 @@ def top_k(x, k, sorted=True):
 def _top_k_vjp(node, g):
     g_values = g[0]
     indices = node.outputs[1].astype(np.intp)
-    grad = np.zeros(node.input_shapes[0], g_values.dtype)
+    grad = np.zeros(node.input_shapes[0], node.output_dtypes[0])
     np.put_along_axis(grad, indices, g_values, axis=-1)
     return (grad,)
 

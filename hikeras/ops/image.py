@@ -17,14 +17,25 @@ import numpy as np
 from .. import backend
 from .core import shape, tensor_operand
 from .image_filters import (  # noqa: F401  (the keras.ops.image namespace)
-    extract_patches, extract_patches_3d, gaussian_blur, sobel_edges, ssim,
+    extract_patches,
+    extract_patches_3d,
+    gaussian_blur,
+    sobel_edges,
+    ssim,
 )
 from .image_geometry import (  # noqa: F401
-    affine_transform, elastic_transform, map_coordinates, perspective_transform,
+    affine_transform,
+    elastic_transform,
+    map_coordinates,
+    perspective_transform,
 )
 from .image_layout import channels_last_batch, data_format_of, restore_layout
 from .image_resampling import (
-    aspect_crop, aspect_pad, check_interpolation, resample, resize_matrix,
+    aspect_crop,
+    aspect_pad,
+    check_interpolation,
+    resample,
+    resize_matrix,
     scale_and_translate_axes,
 )
 from .math import float_operand

@@ -4,6 +4,10 @@ All are convolutions run by the backend's convolution kernel, so they are
 differentiable and keep an unknown batch size. Patches use a convolution
 with an identity kernel, which lays each patch out as
 `(row, column, channel)` in the last axis, as TensorFlow does.
+
+>>> import numpy as np
+>>> extract_patches(np.zeros((1, 4, 4, 1)), 2).shape
+(1, 2, 2, 4)
 """
 
 import numpy as np

@@ -1,4 +1,10 @@
-"""Layout helpers of the image ops: one batched, channels-last form to compute in."""
+"""Layout helpers of the image ops: one batched, channels-last form to compute in.
+
+>>> import numpy as np
+>>> x, unbatched = channels_last_batch(np.zeros((3, 4, 5)), "channels_first", "example")
+>>> x.shape, unbatched
+((1, 4, 5, 3), True)
+"""
 
 from .. import backend
 from .core import shape

@@ -12,6 +12,9 @@ that fall outside the image and renormalise the rest; `antialias` widens
 the kernel by the downscaling factor; `area` averages the exact input area
 each output pixel covers; `nearest` picks the input pixel under the
 output's centre.
+
+>>> nearest_matrix(2, 4).tolist()
+[[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]]
 """
 
 import numpy as np

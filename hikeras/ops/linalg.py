@@ -217,7 +217,7 @@ def _vector_norm(x, ord, axes, keepdims):
         nonzero = _apply("cast", _apply("not_equal", x, 0.0), dtype=np.dtype(x.dtype))
         return _apply("sum", nonzero, axis=axes, keepdims=keepdims)
     if isinstance(ord, str):
-        raise ValueError(f"norm: invalid ord for a vector norm. Received: ord={ord!r}")
+        raise ValueError(f"norm: invalid ord for a vector norm. Received: ord={ord!r}")  # noqa: TRY004  (Keras raises ValueError)
     total = _apply("sum", _apply("power", magnitude, float(ord)), axis=axes, keepdims=keepdims)
     return _apply("power", total, 1.0 / float(ord))
 

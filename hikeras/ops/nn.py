@@ -22,23 +22,71 @@ import numpy as np
 
 from .. import backend
 from .core import cast, convert_to_numpy, operands, shape, tensor_operand
-from .nn_activations import (  # noqa: F401  (re-exported: the keras.ops.nn namespace)
-    celu, glu, hard_shrink, hard_tanh, log_sigmoid, soft_shrink, sparse_plus, sparse_sigmoid,
-    sparsemax, squareplus, tanh_shrink, threshold,
+from .nn_activations import (
+    celu,
+    glu,
+    hard_shrink,
+    hard_tanh,
+    log_sigmoid,
+    soft_shrink,
+    sparse_plus,
+    sparse_sigmoid,
+    sparsemax,
+    squareplus,
+    tanh_shrink,
+    threshold,
 )
-from .nn_conv import (  # noqa: F401
-    adaptive_average_pool, adaptive_max_pool, average_pool, conv, conv_transpose,
-    depth_to_space, depthwise_conv, fold, max_pool, separable_conv, space_to_depth, unfold,
+from .nn_conv import (
+    adaptive_average_pool,
+    adaptive_max_pool,
+    average_pool,
+    conv,
+    conv_transpose,
+    depth_to_space,
+    depthwise_conv,
+    fold,
+    max_pool,
+    separable_conv,
+    space_to_depth,
+    unfold,
 )
-from .nn_normalization import (  # noqa: F401
-    batch_normalization, layer_normalization, moments, normalize, psnr, rms_normalization,
+from .nn_normalization import (
+    batch_normalization,
+    layer_normalization,
+    moments,
+    normalize,
+    psnr,
+    rms_normalization,
 )
 from .numpy import (
-    add, clip, divide, einsum, equal, expand_dims, log, multiply, negative, squeeze, subtract,
+    add,
+    clip,
+    divide,
+    einsum,
+    equal,
+    expand_dims,
+    log,
+    multiply,
+    negative,
+    squeeze,
+    subtract,
     sum,
 )
 
 _apply = backend.apply
+
+__all__ = [
+    "adaptive_average_pool", "adaptive_max_pool", "average_pool", "batch_normalization",
+    "binary_crossentropy", "categorical_crossentropy", "celu", "conv", "conv_transpose",
+    "ctc_decode", "ctc_loss", "depth_to_space", "depthwise_conv", "dot_product_attention", "elu",
+    "fold", "gelu", "glu", "hard_shrink", "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh",
+    "layer_normalization", "leaky_relu", "log_sigmoid", "log_softmax", "max_pool", "moments",
+    "multi_hot", "normalize", "one_hot", "polar", "psnr", "relu", "relu6", "rms_normalization",
+    "selu", "separable_conv", "sigmoid", "silu", "soft_shrink", "softmax", "softplus",
+    "softsign", "space_to_depth", "sparse_categorical_crossentropy", "sparse_plus",
+    "sparse_sigmoid", "sparsemax", "squareplus", "swish", "tanh", "tanh_shrink", "threshold",
+    "unfold",
+]
 
 
 def _activation(name):

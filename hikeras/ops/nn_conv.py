@@ -6,6 +6,10 @@ the default from `hikeras.backend.image_data_format()`) or
 both. The work is done by the backend's GEMM convolution and strided
 pooling kernels, in channels-last layout, so a channels-first call pays two
 transposes. `unfold` and `fold` follow PyTorch (channels first, always).
+
+>>> import numpy as np
+>>> conv(np.ones((1, 4, 4, 1)), np.ones((3, 3, 1, 2))).shape
+(1, 2, 2, 2)
 """
 
 import numpy as np
@@ -227,7 +231,7 @@ def _unfold_geometry(size, kernel_size, dilation, padding, stride, op):
 def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
     """Sliding blocks of `(N, C, H, W)` as columns: `(N, C * kh * kw, blocks)` (PyTorch's `unfold`)."""
     x = tensor_operand(x)
-    n, c, h, w = _nchw(x, "unfold")
+    _, c, h, w = _nchw(x, "unfold")
     k, d, p, s, (oh, ow) = _unfold_geometry((h, w), kernel_size, dilation, padding, stride,
                                             "unfold")
     if oh < 1 or ow < 1:
