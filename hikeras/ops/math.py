@@ -74,6 +74,12 @@ def logdet(x):
 def _segment(reduction, data, segment_ids, num_segments, sorted):
     data = tensor_operand(data)
     segment_ids = tensor_operand(segment_ids)
+    sd, si = shape(data), shape(segment_ids)
+    if len(si) != 1 or not sd or None not in (si[0], sd[0]) and si[0] != sd[0]:
+        raise ValueError(
+            f"segment_{reduction} needs one segment id per row of data (a 1-D segment_ids "
+            f"as long as data's first axis). Received: data.shape={sd}, "
+            f"segment_ids.shape={si}")
     if num_segments is None:
         ids = convert_to_numpy(segment_ids)
         num_segments = int(ids.max()) + 1 if ids.size else 0
@@ -121,7 +127,12 @@ def top_k(x, k, sorted=True):
     allows for `sorted=False` too. Only `values` carries a gradient.
     """
     del sorted
-    return _apply("top_k", tensor_operand(x), k=int(k))
+    x = tensor_operand(x)
+    s = shape(x)
+    if not s or int(k) < 0 or s[-1] is not None and int(k) > s[-1]:
+        raise ValueError(
+            f"top_k: k must be in [0, x.shape[-1]]. Received: x.shape={s}, k={k}")
+    return _apply("top_k", x, k=int(k))
 
 
 def in_top_k(targets, predictions, k):

@@ -95,9 +95,15 @@ def extract_sequences(x, sequence_length, sequence_stride):
     >>> extract_sequences(np.arange(5.0), 3, 2).tolist()
     [[0.0, 1.0, 2.0], [2.0, 3.0, 4.0]]
     """
-    return _apply("frame", tensor_operand(x),
-                  length=_positive(sequence_length, "sequence_length", "extract_sequences"),
-                  stride=_positive(sequence_stride, "sequence_stride", "extract_sequences"))
+    x = tensor_operand(x)
+    length = _positive(sequence_length, "sequence_length", "extract_sequences")
+    stride = _positive(sequence_stride, "sequence_stride", "extract_sequences")
+    s = shape(x)
+    if not s or s[-1] is not None and s[-1] < length:
+        raise ValueError(
+            "extract_sequences needs a last axis at least one sequence long. "
+            f"Received: x.shape={s}, sequence_length={sequence_length}")
+    return _apply("frame", x, length=length, stride=stride)
 
 
 def _window(window, sequence_length, fft_length, dtype, op):
