@@ -5,7 +5,10 @@ channels)` (`data_format="channels_last"`, the default from
 `hikeras.backend.image_data_format()`), or channels first. Every op runs
 eagerly, symbolically (the batch may be unknown) and on a tape; the
 geometric transforms and filters live in `image_geometry.py` and
-`image_filters.py` and are re-exported here.
+`image_filters.py` and are re-exported here; resizing runs the backend's
+separable `resample` kernel (`backend/numpy_backend/resampling.py`), which
+builds its weights from the sizes it meets, so spatial sizes may be unknown
+when a model is built.
 
 >>> import numpy as np
 >>> resize(np.ones((4, 4, 1)), (2, 2)).shape
@@ -30,17 +33,29 @@ from .image_geometry import (  # noqa: F401
     perspective_transform,
 )
 from .image_layout import channels_last_batch, data_format_of, restore_layout
-from .image_resampling import (
-    aspect_crop,
-    aspect_pad,
-    check_interpolation,
-    resample,
-    resize_matrix,
-    scale_and_translate_axes,
-)
 from .math import float_operand
 
 _apply = backend.apply
+
+INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic", "area")
+SCALE_AND_TRANSLATE_METHODS = ("linear", "bilinear", "trilinear", "triangle", "cubic",
+                               "bicubic", "tricubic", "lanczos3", "lanczos5")
+
+
+def aspect_crop(height, width, target_height, target_width):
+    """`(top, left, crop_height, crop_width)` of the centred crop with the target's aspect."""
+    crop_height = max(min(height, int(float(width * target_height) / target_width)), 1)
+    crop_width = max(min(width, int(float(height * target_width) / target_height)), 1)
+    return (int(float(height - crop_height) / 2), int(float(width - crop_width) / 2),
+            crop_height, crop_width)
+
+
+def aspect_pad(height, width, target_height, target_width):
+    """`(top, left, padded_height, padded_width)` of the centred padding to the target's aspect."""
+    pad_height = max(height, int(float(width * target_height) / target_width))
+    pad_width = max(width, int(float(height * target_width) / target_height))
+    return (int(float(pad_height - height) / 2), int(float(pad_width - width) / 2),
+            pad_height, pad_width)
 
 
 def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspect_ratio=False,
@@ -59,7 +74,10 @@ def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspe
         fill_value: the padding value.
         data_format: `"channels_last"` or `"channels_first"`.
     """
-    check_interpolation(interpolation, "resize")
+    if interpolation not in INTERPOLATIONS:
+        raise ValueError(
+            f"resize: interpolation must be one of {INTERPOLATIONS}. "
+            f"Received: interpolation={interpolation!r}")
     size = tuple(int(s) for s in size)
     if len(size) != 2:
         raise ValueError(f"resize: size must be (height, width). Received: size={size}")
@@ -71,6 +89,10 @@ def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspe
     data_format = data_format_of(data_format)
     x, unbatched = channels_last_batch(float_operand(images), data_format, "resize")
     height, width = shape(x)[1:3]
+    if (crop_to_aspect_ratio or pad_to_aspect_ratio) and None in (height, width):
+        raise ValueError(
+            "resize needs known image sizes to crop or pad to an aspect ratio. "
+            f"Received: images.shape={shape(images)}")
     if crop_to_aspect_ratio:
         top, left, h, w = aspect_crop(height, width, *size)
         x = _apply("getitem", x, key=(slice(None), slice(top, top + h), slice(left, left + w)))
@@ -79,8 +101,8 @@ def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspe
         x = _apply("pad", x, pad_width=((0, 0), (top, h - height - top),
                                          (left, w - width - left), (0, 0)),
                    constant_values=float(fill_value))
-    out = resample(x, size, (1, 2),
-                   lambda n, m: resize_matrix(n, m, interpolation, bool(antialias)))
+    out = _apply("resample", x, sizes=size, axes=(1, 2), method=interpolation,
+                 antialias=bool(antialias))
     return restore_layout(out, data_format, unbatched)
 
 
@@ -102,8 +124,16 @@ def scale_and_translate(images, output_shape, scale, translation, spatial_dims, 
         raise ValueError(
             "scale_and_translate needs one scale and one translation per spatial dim. "
             f"Received: scale={scale}, translation={translation}, spatial_dims={spatial_dims}")
-    return scale_and_translate_axes(x, output_shape, scale, translation, spatial_dims,
-                                    method, bool(antialias))
+    if method not in SCALE_AND_TRANSLATE_METHODS:
+        raise ValueError(
+            f"scale_and_translate: method must be one of {SCALE_AND_TRANSLATE_METHODS}. "
+            f"Received: method={method!r}")
+    kernel = {"bilinear": "linear", "trilinear": "linear", "bicubic": "cubic",
+              "tricubic": "cubic"}.get(method, method)
+    return _apply("resample", x, sizes=tuple(output_shape[d] for d in spatial_dims),
+                  axes=spatial_dims, method=kernel, antialias=bool(antialias),
+                  scales=tuple(float(v) for v in scale),
+                  translations=tuple(float(v) for v in translation))
 
 
 def _sides(first, second, target, size, op, names):

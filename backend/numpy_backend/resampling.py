@@ -1,10 +1,10 @@
-"""Resampling images: `resize` and `scale_and_translate`.
+"""Separable resampling: the kernel of `resize` and `scale_and_translate`.
 
-Every method is a separable linear map: along each spatial axis the output
-is a fixed matrix (output samples x input samples) times the input. The
-matrices are built here in numpy from the method's kernel and applied with
-the `einsum` op, so the result is differentiable with respect to the images
-and keeps unknown batch sizes. The weights follow TensorFlow's
+Every method is a separable linear map: along each resampled axis the output
+is a matrix (output samples x input samples) times the input. The op builds
+the matrices when it runs, from the input's actual sizes, so it also works in
+graphs whose spatial sizes are unknown until then; its VJP applies the
+transposed matrices. The weights follow TensorFlow's
 `tf.image.resize`, which Keras uses: pixel centres at half-integers;
 `bilinear`, `bicubic` (Keys, a = -0.5, its offsets rounded to 1/1024 as
 TensorFlow's table does), `lanczos3`/`lanczos5` drop the taps
@@ -19,10 +19,9 @@ output's centre.
 
 import numpy as np
 
-from .. import backend
-from .core import shape
-
-_apply = backend.apply
+from .. import shape_rules as rules
+from ..tensor import SymbolicTensor
+from ._registry import define
 
 INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic", "area")
 
@@ -125,66 +124,65 @@ def resize_matrix(in_size, out_size, interpolation, antialias):
                          antialias)
 
 
-_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+def _matrix(in_size, out_size, method, antialias, scale, translation):
+    if scale is None:
+        return resize_matrix(in_size, out_size, method, antialias)
+    return kernel_matrix(in_size, out_size, scale, translation, KERNELS[method], antialias)
 
 
-def apply_along(x, matrix, axis):
-    """`matrix` (out, in) applied to `x` along `axis` with the `einsum` op."""
-    rank = len(shape(x))
-    letters = _LETTERS[:rank]
-    out_letters = letters[:axis] + "z" + letters[axis + 1:]
-    matrix = matrix.astype(np.dtype(x.dtype))
-    return _apply("einsum", matrix, x, equation=f"z{letters[axis]},{letters}->{out_letters}")
+def _apply_along(x, matrix, axis):
+    moved = np.moveaxis(x, axis, -1)
+    return np.moveaxis(moved @ matrix.T.astype(x.dtype), -1, axis)
 
 
-def resample(x, sizes, axes, make_matrix):
-    """`x` with each of `axes` mapped to its size in `sizes` through `make_matrix(in, out)`."""
+def _check(method, scale):
+    known = INTERPOLATIONS if scale is None else tuple(KERNELS)
+    if method not in known:
+        raise ValueError(f"resample: method must be one of {known}. Received: method={method!r}")
+
+
+def _resample_shape(x, sizes, axes, method="bilinear", antialias=False, scales=None,
+                    translations=None):
+    _check(method, scales)
+    shape = list(rules.shape_of(x))
     for axis, size in zip(axes, sizes):
-        in_size = shape(x)[axis]
-        if in_size is None:
-            raise ValueError(
-                "Resampling needs known spatial sizes. Received: images.shape="
-                f"{shape(x)}")
-        if in_size == size and make_matrix is None:
-            continue
-        x = apply_along(x, make_matrix(in_size, size), axis)
+        if not -len(shape) <= axis < len(shape):
+            raise ValueError(f"resample: axis {axis} is out of range. Received: x.shape={shape}")
+        shape[axis] = size
+    dtype = rules.dtype_of(x)
+    dtype = dtype if np.issubdtype(dtype, np.floating) else np.dtype("float32")
+    return SymbolicTensor(shape, dtype)
+
+
+@define("resample", shape=_resample_shape)
+def resample(x, sizes, axes, method="bilinear", antialias=False, scales=None,
+             translations=None):
+    """`x` resampled to `sizes` along `axes`; `scales`/`translations` give
+    `scale_and_translate`'s sampling, else `resize`'s (`method` an interpolation)."""
+    x = np.asarray(x)
+    if not np.issubdtype(x.dtype, np.floating):
+        x = x.astype(np.float32)
+    for k, (axis, size) in enumerate(zip(axes, sizes)):
+        scale = None if scales is None else float(scales[k])
+        shift = None if translations is None else float(translations[k])
+        x = _apply_along(x, _matrix(x.shape[axis], size, method, antialias, scale, shift), axis)
     return x
 
 
-def aspect_crop(height, width, target_height, target_width):
-    """`(top, left, crop_height, crop_width)` of the centred crop with the target's aspect."""
-    crop_height = max(min(height, int(float(width * target_height) / target_width)), 1)
-    crop_width = max(min(width, int(float(height * target_width) / target_height)), 1)
-    return (int(float(height - crop_height) / 2), int(float(width - crop_width) / 2),
-            crop_height, crop_width)
-
-
-def aspect_pad(height, width, target_height, target_width):
-    """`(top, left, padded_height, padded_width)` of the centred padding to the target's aspect."""
-    pad_height = max(height, int(float(width * target_height) / target_width))
-    pad_width = max(width, int(float(height * target_width) / target_height))
-    return (int(float(pad_height - height) / 2), int(float(pad_width - width) / 2),
-            pad_height, pad_width)
-
-
-def check_interpolation(interpolation, op):
-    if interpolation not in INTERPOLATIONS:
-        raise ValueError(
-            f"{op}: interpolation must be one of {INTERPOLATIONS}. "
-            f"Received: interpolation={interpolation!r}")
-
-
-def scale_and_translate_axes(x, output_shape, scale, translation, spatial_dims, method,
-                             antialias):
-    """`jax.image.scale_and_translate`: each of `spatial_dims` resampled by its scale and shift."""
-    kernel = KERNELS.get(method)
-    if kernel is None:
-        raise ValueError(
-            f"scale_and_translate: method must be one of {sorted(KERNELS)}. "
-            f"Received: method={method!r}")
-    for axis, scale_d, shift_d in zip(spatial_dims, scale, translation):
-        in_size = shape(x)[axis]
-        matrix = kernel_matrix(in_size, output_shape[axis], float(scale_d), float(shift_d),
-                               kernel, antialias)
-        x = apply_along(x, matrix, axis)
-    return x
+@resample.defvjp
+def _resample_vjp(node, g):
+    attrs = node.attrs
+    axes, sizes = attrs["axes"], attrs["sizes"]
+    scales, translations = attrs.get("scales"), attrs.get("translations")
+    in_shape = node.input_shapes[0]
+    # The forward applied M_1, then M_2, ...: the adjoint applies the
+    # transposes in reverse order, each from the size that axis had.
+    matrices = []
+    for k, (axis, size) in enumerate(zip(axes, sizes)):
+        scale = None if scales is None else float(scales[k])
+        shift = None if translations is None else float(translations[k])
+        matrices.append((axis, _matrix(in_shape[axis], size, attrs.get("method", "bilinear"),
+                                       attrs.get("antialias", False), scale, shift)))
+    for axis, matrix in reversed(matrices):
+        g = _apply_along(g, matrix.T, axis)
+    return (g.astype(node.output_dtypes[0]),)
