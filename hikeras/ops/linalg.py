@@ -15,7 +15,7 @@ pivots or counts.
 import numpy as np
 
 from .. import backend
-from ..backend import GradientTape, SymbolicTensor, Tensor
+from ..backend import GradientTape, Tensor
 from .core import convert_to_numpy, shape
 from .math import float_operand
 
@@ -160,16 +160,19 @@ def lstsq(a, b, rcond=None):
 
 
 def matrix_rank(x, tol=None):
-    """The number of singular values above `tol` (default: `max(s) * max(m, n) * eps`); int32."""
+    """The number of singular values above `tol` (default: `max(s) * max(m, n) * eps`); int32.
+
+    No gradient (a count).
+    """
     x = _matrices(x, "matrix_rank")
-    values = convert_to_numpy(x) if not isinstance(x, SymbolicTensor) else None
-    if values is None:
-        return SymbolicTensor(shape(x)[:-2], "int32")
-    s = np.linalg.svd(values, compute_uv=False)
+    s = _apply("svd", x, full_matrices=False, compute_uv=False)[0]
     if tol is None:
-        tol = s.max(axis=-1, keepdims=True, initial=0.0) * max(values.shape[-2:]) * np.finfo(
-            s.dtype).eps
-    return np.sum(s > tol, axis=-1).astype(np.int32)
+        m, n = shape(x)[-2:]
+        size = max(m or 1, n or 1)
+        eps = float(np.finfo(np.dtype(x.dtype)).eps)
+        tol = _apply("max", s, axis=-1, keepdims=True) * (size * eps)
+    count = _apply("sum", _apply("greater", s, tol), axis=-1)
+    return _apply("cast", count, dtype=np.dtype("int32"))
 
 
 def _axes(axis, rank, op):
