@@ -73,6 +73,8 @@ def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspe
         fill_mode: only `"constant"`.
         fill_value: the padding value.
         data_format: `"channels_last"` or `"channels_first"`.
+
+    Integer images give integer results, rounded and saturated, as in Keras.
     """
     if interpolation not in INTERPOLATIONS:
         raise ValueError(
@@ -87,6 +89,7 @@ def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspe
     if fill_mode != "constant":
         raise ValueError(f"resize supports only fill_mode='constant'. Received: {fill_mode!r}")
     data_format = data_format_of(data_format)
+    images = tensor_operand(images)
     x, unbatched = channels_last_batch(float_operand(images), data_format, "resize")
     height, width = shape(x)[1:3]
     if (crop_to_aspect_ratio or pad_to_aspect_ratio) and None in (height, width):
@@ -103,7 +106,7 @@ def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspe
                    constant_values=float(fill_value))
     out = _apply("resample", x, sizes=size, axes=(1, 2), method=interpolation,
                  antialias=bool(antialias))
-    return restore_layout(out, data_format, unbatched)
+    return _like_input(restore_layout(out, data_format, unbatched), images, rounded=True)
 
 
 def scale_and_translate(images, output_shape, scale, translation, spatial_dims, method,
@@ -196,13 +199,27 @@ _GRAY_WEIGHTS = np.array([0.2989, 0.5870, 0.1140])
 def rgb_to_grayscale(images, data_format=None):
     """The luma `0.2989 R + 0.5870 G + 0.1140 B`, keeping a channel axis of size 1."""
     data_format = data_format_of(data_format)
+    images = tensor_operand(images)
     x = float_operand(images)
     axis = -1 if data_format == "channels_last" else -3
     _check_rgb(x, axis, "rgb_to_grayscale")
     weights = _GRAY_WEIGHTS.astype(np.dtype(x.dtype))
     if data_format == "channels_first":
         weights = weights.reshape(3, 1, 1)
-    return _apply("sum", _apply("multiply", x, weights), axis=axis, keepdims=True)
+    gray = _apply("sum", _apply("multiply", x, weights), axis=axis, keepdims=True)
+    return _like_input(gray, images, rounded=False)
+
+
+def _like_input(out, images, rounded):
+    """`out` in the images' dtype: integer images give integer results (rounded and
+    saturated, or truncated), as Keras does; float images keep the float result."""
+    dtype = np.dtype(images.dtype)
+    if not np.issubdtype(dtype, np.integer):
+        return out
+    if rounded:
+        info = np.iinfo(dtype)
+        out = _apply("clip", _apply("round", out), x_min=float(info.min), x_max=float(info.max))
+    return _apply("cast", out, dtype=dtype)
 
 
 def _check_rgb(x, axis, op):
