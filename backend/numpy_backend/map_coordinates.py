@@ -86,12 +86,8 @@ def map_coordinates(x, coordinates, order=1, fill_mode="constant", fill_value=0.
     return out.astype(x.dtype)
 
 
-@map_coordinates.defvjp
-def _map_coordinates_vjp(node, g):
-    x, coordinates = node.inputs
-    order = node.attrs.get("order", 1)
-    fill_mode = node.attrs.get("fill_mode", "constant")
-    fill_value = node.attrs.get("fill_value", 0.0)
+def sampling_gradients(x, coordinates, g, order, fill_mode, fill_value):
+    """`(gradient w.r.t. x, w.r.t. the coordinates)` of sampling `x` at `coordinates`."""
     coords = np.asarray(coordinates, dtype=np.float64)
     gx = np.zeros(x.shape, np.float64)
     gc = np.zeros(coords.shape, np.float64)
@@ -103,6 +99,14 @@ def _map_coordinates_vjp(node, g):
             for axis in range(len(weights)):
                 others = np.prod([w for k, w in enumerate(weights) if k != axis], axis=0)
                 gc[axis] += g * values * others * signs[axis]
-    grad_coordinates = gc.astype(coordinates.dtype) if np.issubdtype(
-        np.asarray(coordinates).dtype, np.floating) else None
-    return gx.astype(x.dtype), grad_coordinates
+    return gx.astype(x.dtype), gc
+
+
+@map_coordinates.defvjp
+def _map_coordinates_vjp(node, g):
+    x, coordinates = node.inputs
+    gx, gc = sampling_gradients(x, coordinates, g, node.attrs.get("order", 1),
+                                node.attrs.get("fill_mode", "constant"),
+                                node.attrs.get("fill_value", 0.0))
+    floating = np.issubdtype(np.asarray(coordinates).dtype, np.floating)
+    return gx, gc.astype(coordinates.dtype) if floating else None

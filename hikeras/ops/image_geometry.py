@@ -3,7 +3,8 @@
 
 `affine_transform` and `perspective_transform` run the backend's projective
 resampling kernel (TensorFlow's `ImageProjectiveTransformV3` semantics);
-`map_coordinates` and `elastic_transform` the `map_coordinates` kernel. All
+`map_coordinates` the `map_coordinates` kernel, and `elastic_transform` a
+kernel that draws its field when it runs. All
 are differentiable with respect to the images; `map_coordinates` (order 1)
 also with respect to the coordinates.
 """
@@ -13,7 +14,6 @@ import numpy as np
 from .. import backend
 from ..utils.rng import make_generator
 from .core import convert_to_numpy, shape, tensor_operand
-from .image_filters import gaussian_blur
 from .image_layout import channels_last_batch, data_format_of, restore_layout
 from .math import float_operand
 
@@ -117,31 +117,18 @@ def elastic_transform(images, alpha=20.0, sigma=5.0, interpolation="bilinear",
                       fill_mode="reflect", fill_value=0.0, seed=None, data_format=None):
     """Images displaced by a smooth random field: Gaussian noise blurred with `sigma`, times `alpha`.
 
-    The field is drawn from hikeras's generators (`seed` an int gives the
-    same field every time), so it differs from Keras's TensorFlow draws; the
-    construction is Keras's: a `(6 int(sigma)) | 1` Gaussian window, one
-    field per image shared by its channels.
+    Keras's construction: a `(6 int(sigma)) | 1` Gaussian window, one field
+    per image shared by its channels. The field comes from hikeras's
+    generators, so its numbers differ from Keras's TensorFlow draws: an int
+    `seed` gives the same field on every call; without one, each call (also
+    of a model built with this op) draws a new field from a generator spawned
+    from the global one (`hikeras.utils.set_random_seed` makes it repeatable).
     """
     _check(interpolation, fill_mode, "elastic_transform")
     data_format = data_format_of(data_format)
     x, unbatched = channels_last_batch(float_operand(images), data_format, "elastic_transform")
-    batch, height, width, channels = shape(x)
-    if None in (batch, height, width, channels):
-        raise ValueError(
-            "elastic_transform needs concrete images (it draws one field per image). "
-            f"Received: images.shape={shape(images)}")
-    dtype = np.dtype(x.dtype)
-    rng = make_generator(seed)
-    size = (6 * int(sigma)) | 1
-    noise = rng.standard_normal((2, batch, height, width, 1)) * sigma
-    fields = [convert_to_numpy(gaussian_blur(n.astype(dtype), (size, size), (sigma, sigma),
-                                             "channels_last"))[..., 0] for n in noise]
-    rows, cols = np.meshgrid(np.arange(height), np.arange(width), indexing="ij")
-    b = np.arange(batch)[:, None, None, None]
-    c = np.arange(channels)[None, None, None, :]
-    coordinates = np.stack(np.broadcast_arrays(
-        b, (rows + alpha * fields[1])[..., None], (cols + alpha * fields[0])[..., None], c))
-    out = _apply("map_coordinates", x, coordinates.astype(dtype),
+    seed = make_generator(None) if seed is None else int(seed)
+    out = _apply("elastic_transform", x, alpha=float(alpha), sigma=float(sigma),
                  order=INTERPOLATIONS.index(interpolation), fill_mode=fill_mode,
-                 fill_value=float(fill_value))
+                 fill_value=float(fill_value), seed=seed)
     return restore_layout(out, data_format, unbatched)

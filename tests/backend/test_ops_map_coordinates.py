@@ -1,5 +1,6 @@
 """`map_coordinates`: values against a plain-Python interpolation, gradients
-with respect to the input and (order 1) the coordinates, shape rules."""
+with respect to the input and (order 1) the coordinates, shape rules; and
+`elastic_transform`, which samples images the same way along a random field."""
 
 import itertools
 
@@ -71,6 +72,16 @@ CASES = [
     case("map_coordinates", _TABLE_RNG.standard_normal((3, 4, 2)), _coordinates(3, 5, low=-1, high=4),
          attrs={"order": 1, "fill_mode": "nearest"}, reference=_reference(1, "nearest"),
          label="3d"),
+]
+
+
+_IMAGES = _TABLE_RNG.uniform(size=(2, 6, 5, 2))
+CASES += [
+    case("elastic_transform", _IMAGES, attrs={"alpha": 0.0, "sigma": 1.0, "seed": 4},
+         reference=lambda x: x, label="no-displacement"),
+    case("elastic_transform", _IMAGES, attrs={"alpha": 3.0, "sigma": 1.0, "seed": 4,
+                                              "fill_mode": "constant"},
+         label="displaced"),
 ]
 
 
