@@ -117,26 +117,23 @@ def ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01,
         raise ValueError(
             f"ssim needs images of one shape. Received: image1.shape={shape(image1)}, "
             f"image2.shape={shape(image2)}")
-    _, height, width, channels = shape(a)
+    channels = shape(a)[-1]
+    if channels is None:
+        raise ValueError(f"ssim needs a known number of channels. Received: {shape(image1)}")
     window = np.outer(_gaussian(filter_size, filter_sigma), _gaussian(filter_size, filter_sigma))
-    kernel = window[:, :, None, None].astype(np.dtype(a.dtype))
+    kernel = np.tile(window[:, :, None, None], (1, 1, channels, 1)).astype(np.dtype(a.dtype))
 
-    def per_channel(x):  # (batch * channels, height, width, 1)
-        x = _apply("transpose", x, axes=(0, 3, 1, 2))
-        return _apply("reshape", x, shape=(-1, height, width, 1))
+    def blur(x):  # each channel on its own, valid windows only
+        return depthwise_conv(x, kernel, padding="valid", data_format="channels_last")
 
-    def blur(x):
-        return _apply("conv", x, kernel, strides=1, padding="valid", dilation_rate=1)
-
-    a, b = per_channel(a), per_channel(b)
     c1, c2 = (k1 * max_val) ** 2, (k2 * max_val) ** 2
     mu_a, mu_b = blur(a), blur(b)
     mu_aa, mu_bb, mu_ab = mu_a * mu_a, mu_b * mu_b, mu_a * mu_b
-    var_a = blur(a * a) - mu_aa
-    var_b = blur(b * b) - mu_bb
-    cov = blur(a * b) - mu_ab
+    var_a = blur(_apply("square", a)) - mu_aa
+    var_b = blur(_apply("square", b)) - mu_bb
+    cov = blur(_apply("multiply", a, b)) - mu_ab
     numerator = (2.0 * mu_ab + c1) * (2.0 * cov + c2)
     denominator = (mu_aa + mu_bb + c1) * (var_a + var_b + c2)
-    per_map = _apply("mean", numerator / denominator, axis=(1, 2, 3))
-    per_image = _apply("mean", _apply("reshape", per_map, shape=(-1, channels)), axis=-1)
+    # The mean over positions and channels: every channel has as many positions.
+    per_image = _apply("mean", numerator / denominator, axis=(1, 2, 3))
     return _apply("squeeze", per_image, axis=0) if unbatched else per_image

@@ -99,3 +99,21 @@ def test_polar_and_complex_views():
     z = ops.nn.polar(np.array([2.0, 1.0]), np.array([0.0, np.pi / 2]))
     np.testing.assert_allclose(z, [2.0, 1j], atol=1e-12)
     np.testing.assert_array_equal(ops.view_as_complex(ops.view_as_real(z)), z)
+
+
+def _attention_reference(q, k, v, bias, cap, causal):
+    logits = np.einsum("btnh,bsnh->bnts", q, k) / np.sqrt(q.shape[-1]) + bias
+    logits = cap * np.tanh(logits / cap)
+    if causal:
+        logits = np.where(np.tril(np.ones(logits.shape[-2:], bool)), logits, -np.inf)
+    weights = np.exp(logits - logits.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    return np.einsum("bnts,bsnh->btnh", weights, v)
+
+
+def test_attention_with_bias_and_soft_cap_matches_numpy(rng):
+    q, k, v = (rng.standard_normal((2, 4, 3, 5)) for _ in range(3))
+    bias = rng.standard_normal((1, 3, 4, 4))
+    out = ops.nn.dot_product_attention(q, k, v, bias=bias, is_causal=True,
+                                       attn_logits_soft_cap=2.0)
+    np.testing.assert_allclose(out, _attention_reference(q, k, v, bias, 2.0, True), rtol=1e-10)
