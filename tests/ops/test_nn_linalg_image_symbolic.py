@@ -117,3 +117,36 @@ def test_attention_with_bias_and_soft_cap_matches_numpy(rng):
     out = ops.nn.dot_product_attention(q, k, v, bias=bias, is_causal=True,
                                        attn_logits_soft_cap=2.0)
     np.testing.assert_allclose(out, _attention_reference(q, k, v, bias, 2.0, True), rtol=1e-10)
+
+
+UNKNOWN = [
+    ("erf", (None, None), ops.erf, (None, None)),
+    ("erfinv", (None,), ops.erfinv, (None,)),
+    ("logsumexp", (None, None, 4), lambda x: ops.logsumexp(x, axis=1), (None, 4)),
+    ("rfft", (None, None), lambda x: ops.rfft(x)[0], (None, None)),
+    ("rfft_length", (None, None), lambda x: ops.rfft(x, 8)[0], (None, 5)),
+    ("extract_sequences", (None, None), lambda x: ops.extract_sequences(x, 4, 2),
+     (None, None, 4)),
+    ("stft", (None, None), lambda x: ops.stft(x, 8, 4, 8)[0], (None, None, 5)),
+    ("norm", (None, None, 3), lambda x: ops.linalg.norm(x, axis=-1), (None, None)),
+    ("det", (None, 3, 3), ops.linalg.det, (None,)),
+    ("celu", (None, None), ops.nn.celu, (None, None)),
+    ("sparsemax", (None, None), ops.nn.sparsemax, (None, None)),
+    ("conv", (None, None, None, 2), lambda x: ops.nn.conv(x, np.ones((3, 3, 2, 4), "float32")),
+     (None, None, None, 4)),
+    ("moments", (None, None, 3), lambda x: ops.nn.moments(x, (0, 1))[1], (3,)),
+    ("rms_normalization", (None, None), ops.nn.rms_normalization, (None, None)),
+    ("resize", (None, None, None, 3), lambda x: ops.image.resize(x, (4, 5)), (None, 4, 5, 3)),
+    ("extract_patches", (None, None, None, 2), lambda x: ops.image.extract_patches(x, 2),
+     (None, None, None, 8)),
+    ("rgb_to_hsv", (None, None, None, 3), ops.image.rgb_to_hsv, (None, None, None, 3)),
+    ("ssim", (None, None, None, 3), lambda x: ops.image.ssim(x, x), (None,)),
+]
+
+
+@pytest.mark.parametrize("name,shape,fn,expected", UNKNOWN, ids=[u[0] for u in UNKNOWN])
+def test_shapes_with_every_unknown_dimension(name, shape, fn, expected):
+    from hikeras.backend import SymbolicTensor
+
+    out = fn(SymbolicTensor(shape, "float32"))
+    assert out.shape == expected and out.dtype == np.float32
