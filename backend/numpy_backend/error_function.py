@@ -4,7 +4,8 @@
 form at |x| = 0.5 so that both the centre (where erf is small) and the
 tails (where it is close to +-1) keep their accuracy. `erfinv` has no
 closed form: a rough closed-form guess is polished by Newton steps on
-`erfc(y) = 1 - |x|`, which keeps relative accuracy near +-1.
+`erfc(y) = 1 - |x|`, which keeps relative accuracy near +-1. The VJPs are
+written with registered ops, so these support gradients of any order.
 """
 
 import math
@@ -14,6 +15,7 @@ import numpy as np
 from .. import shape_rules as rules
 from ._registry import define
 from ._special import erfc
+from ._traced import ops
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
@@ -39,10 +41,10 @@ def erf(x):
     return erf_values(x)
 
 
-@erf.defvjp
+@erf.defvjp(traceable=True)
 def _erf_vjp(node, g):
     x = node.inputs[0]
-    return ((g * (_TWO_OVER_SQRT_PI * np.exp(-np.square(x)))).astype(x.dtype),)
+    return (g * (ops.exp(-(x * x)) * _TWO_OVER_SQRT_PI),)
 
 
 @define("erfc", shape=rules.elementwise_float, save_inputs=(0,))
@@ -51,10 +53,10 @@ def erfc_(x):
     return erfc(_float(x))
 
 
-@erfc_.defvjp
+@erfc_.defvjp(traceable=True)
 def _erfc_vjp(node, g):
     x = node.inputs[0]
-    return ((g * (-_TWO_OVER_SQRT_PI * np.exp(-np.square(x)))).astype(x.dtype),)
+    return (g * (ops.exp(-(x * x)) * -_TWO_OVER_SQRT_PI),)
 
 
 def _initial_guess(a):
@@ -80,7 +82,7 @@ def erfinv(x):
     return (np.sign(x) * y).astype(x.dtype)
 
 
-@erfinv.defvjp
+@erfinv.defvjp(traceable=True)
 def _erfinv_vjp(node, g):
     y = node.outputs[0]
-    return ((g * (np.exp(np.square(y)) / _TWO_OVER_SQRT_PI)).astype(y.dtype),)
+    return (g * (ops.exp(y * y) * (1.0 / _TWO_OVER_SQRT_PI)),)
