@@ -60,5 +60,11 @@ def test_math_group_is_flat_in_hikeras_ops():
     assert [name for name in MATH if not hasattr(hikeras.ops, name)] == []
 
 
-def test_linalg_names_are_flat_in_hikeras_ops_too():
-    assert [n for n in keras_names("keras.ops.linalg") if not hasattr(hikeras.ops, n)] == []
+@pytest.mark.parametrize("namespace", ["keras.ops.linalg", "keras.ops.nn"])
+def test_linalg_and_nn_names_are_flat_in_hikeras_ops_too(namespace):
+    """As in Keras, where `keras.ops` holds every name of these two namespaces."""
+    flat = keras_names("keras.ops")
+    assert all(n in flat for n in keras_names(namespace))
+    assert [n for n in keras_names(namespace) if not hasattr(hikeras.ops, n)] == []
+    assert all(getattr(hikeras.ops, n) is getattr(NAMESPACES[namespace], n)
+               for n in keras_names(namespace))
