@@ -4,6 +4,8 @@ hikeras tensors are real, so a complex signal travels as two arrays of one
 shape, as in `keras.ops.fft`. Every transform here is linear in its real
 inputs, so its VJP is the adjoint map: for the unnormalised DFT `F`, the
 adjoint is `conj(F) = n * ifft`, and for `ifft = conj(F) / n` it is `F / n`.
+The VJPs are themselves transforms, run as recorded ops, so gradients of
+any order are available.
 `rfft` and `irfft` keep only the non-redundant half of the spectrum; their
 adjoints account for the bins that stand for two conjugate ones.
 """
@@ -12,7 +14,9 @@ import numpy as np
 
 from .. import shape_rules as rules
 from ..tensor import SymbolicTensor
+from ._grad import unbroadcast
 from ._registry import define
+from ._traced import ops
 
 
 def _real_dtype(*specs):
@@ -46,35 +50,24 @@ def fft(real, imag, axes=(-1,), inverse=False):
     return _split(transform(_pair(real, imag), axes=axes), dtype)
 
 
-@fft.defvjp
+@fft.defvjp(traceable=True)
 def _fft_vjp(node, g):
     axes, inverse = node.attrs.get("axes", (-1,)), node.attrs.get("inverse", False)
     shape = node.output_shapes[0]
-    n = int(np.prod([shape[a] for a in axes]))
-    gz = _pair(*g)
-    adjoint = np.fft.fftn(gz, axes=axes) / n if inverse else np.fft.ifftn(gz, axes=axes) * n
-    dtype = node.output_dtypes[0]
-    gr, gi = _split(adjoint, dtype)
-    return (_unbroadcast(gr, node.input_shapes[0]),
-            _unbroadcast(gi, node.input_shapes[1]))
-
-
-def _unbroadcast(grad, shape):
-    """Sums `grad` down to `shape` (inputs of one transform may broadcast)."""
-    extra = grad.ndim - len(shape)
-    if extra:
-        grad = grad.sum(axis=tuple(range(extra)))
-    stretched = tuple(i for i, d in enumerate(shape) if d == 1 and grad.shape[i] != 1)
-    return grad.sum(axis=stretched, keepdims=True) if stretched else grad
+    n = float(np.prod([shape[a] for a in axes]))
+    gr, gi = ops.fft(g[0], g[1], axes=axes, inverse=not inverse)
+    scale = 1.0 / n if inverse else n
+    return unbroadcast(gr * scale, node.input_shapes[0]), unbroadcast(gi * scale,
+                                                                      node.input_shapes[1])
 
 
 def _fit_length(x, n):
-    """`x` cropped or zero-padded along its last axis to `n` entries."""
+    """`x` cropped or zero-padded along its last axis to `n` entries (with recorded ops)."""
     length = x.shape[-1]
     if length >= n:
-        return x[..., :n]
-    widths = [(0, 0)] * (x.ndim - 1) + [(0, n - length)]
-    return np.pad(x, widths)
+        return ops.getitem(x, key=(Ellipsis, slice(0, n)))
+    widths = ((0, 0),) * (len(x.shape) - 1) + ((0, n - length),)
+    return ops.pad(x, pad_width=widths)
 
 
 def _rfft_shape(x, fft_length=None):
@@ -103,16 +96,17 @@ def _bin_weights(bins, n, dtype):
     return weights
 
 
-@rfft.defvjp
+@rfft.defvjp(traceable=True)
 def _rfft_vjp(node, g):
     # Adjoint of "crop or pad to n, DFT, keep bins 0..n//2": sample t gets
     # Re(sum_k g_k e^{+2 pi i k t / n}). `irfft` computes that sum with the
     # interior bins doubled (and divided by n), so undo both.
     length = node.input_shapes[0][-1]
     n = node.attrs.get("fft_length") or length
-    weights = _bin_weights(n // 2 + 1, n, np.float64)
-    spread = np.fft.irfft(_pair(*g) / weights, n=n, axis=-1) * n
-    return (_fit_length(spread, length).astype(node.output_dtypes[0]),)
+    inverse_weights = (1.0 / _bin_weights(n // 2 + 1, n, np.float64)).astype(
+        node.output_dtypes[0])
+    spread = ops.irfft(g[0] * inverse_weights, g[1] * inverse_weights, fft_length=n) * float(n)
+    return (_fit_length(spread, length),)
 
 
 def _irfft_shape(real, imag, fft_length=None):
@@ -133,14 +127,11 @@ def irfft(real, imag, fft_length=None):
         _real_dtype(real, imag))
 
 
-@irfft.defvjp
+@irfft.defvjp(traceable=True)
 def _irfft_vjp(node, g):
     n = node.output_shapes[0][-1]
-    bins = n // 2 + 1
-    spectrum = np.fft.rfft(g, axis=-1) * (_bin_weights(bins, n, np.float64) / n)
-    gr, gi = np.real(spectrum), np.imag(spectrum)
+    weights = (_bin_weights(n // 2 + 1, n, np.float64) / n).astype(node.output_dtypes[0])
+    gr, gi = ops.rfft(g)
     length = max(node.input_shapes[0][-1], node.input_shapes[1][-1])
-    gr, gi = _fit_length(gr, length), _fit_length(gi, length)
-    dtype = node.output_dtypes[0]
-    return (_unbroadcast(gr.astype(dtype), node.input_shapes[0]),
-            _unbroadcast(gi.astype(dtype), node.input_shapes[1]))
+    gr, gi = _fit_length(gr * weights, length), _fit_length(gi * weights, length)
+    return unbroadcast(gr, node.input_shapes[0]), unbroadcast(gi, node.input_shapes[1])

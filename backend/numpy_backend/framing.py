@@ -3,7 +3,8 @@
 `frame` reads windows of `length` samples every `stride` samples (a strided
 view, copied); `overlap_add` is its adjoint, summing frames into a signal
 where they overlap. Each is the other's VJP. They are the building blocks
-of `extract_sequences`, `stft` and `istft`.
+of `extract_sequences`, `stft` and `istft`; their VJPs run as recorded ops,
+so gradients of any order are available.
 """
 
 import numpy as np
@@ -11,6 +12,7 @@ import numpy as np
 from .. import shape_rules as rules
 from ..tensor import SymbolicTensor
 from ._registry import define
+from ._traced import ops
 
 
 def _frame_count(samples, length, stride):
@@ -66,11 +68,11 @@ def overlap_add_values(frames, stride):
     return out[..., :(count - 1) * stride + length]
 
 
-@frame.defvjp
+@frame.defvjp(traceable=True)
 def _frame_vjp(node, g):
-    added = overlap_add_values(g, node.attrs["stride"])
+    added = ops.overlap_add(g, stride=node.attrs["stride"])
     missing = node.input_shapes[0][-1] - added.shape[-1]  # samples no frame reached
-    return (np.pad(added, [(0, 0)] * (added.ndim - 1) + [(0, missing)]),)
+    return (ops.pad(added, pad_width=((0, 0),) * (len(added.shape) - 1) + ((0, missing),)),)
 
 
 def _overlap_add_shape(frames, stride):
@@ -88,7 +90,6 @@ def overlap_add(frames, stride):
     return overlap_add_values(frames, stride)
 
 
-@overlap_add.defvjp
+@overlap_add.defvjp(traceable=True)
 def _overlap_add_vjp(node, g):
-    length = node.input_shapes[0][-1]
-    return (frame(g, length, node.attrs["stride"]),)
+    return (ops.frame(g, length=node.input_shapes[0][-1], stride=node.attrs["stride"]),)
