@@ -80,9 +80,9 @@ class BackupAndRestore(Callback):
 
     def _restore(self):
         try:
-            import h5py  # imported on use: `import hikeras` stays light
+            from ..saving.h5_open import open_h5  # imported on use: h5py stays unloaded
 
-            with h5py.File(self.path, "r") as f:
+            with open_h5(self.path) as f:
                 if f.attrs.get("format") != _FORMAT:
                     raise ValueError("it is not a hikeras training backup")
                 state = json.loads(f.attrs["state"])

@@ -21,10 +21,9 @@ import tempfile
 import zipfile
 import zlib
 
-import h5py
-
 from .file_errors import file_error
 from .h5_attributes import parse_json
+from .h5_open import open_h5
 from .keras3_weights import layer_paths
 from .model_config import deserialize_model
 from .training_config import compile_from_config
@@ -94,11 +93,7 @@ def open_keras_zip_weights(filepath):
                     shutil.copyfileobj(member, out, length=2**22)
             except _ZIP_ERRORS as e:
                 raise file_error(source, f"has a corrupt '{_WEIGHTS}' ({e})") from None
-            try:
-                h5file = h5py.File(path, "r")
-            except (OSError, ValueError) as e:
-                raise file_error(source, f"has a '{_WEIGHTS}' that is not HDF5 ({e})") from None
-            with h5file:
+            with open_h5(path, f"{source}: {_WEIGHTS}") as h5file:
                 yield h5file
         finally:
             shutil.rmtree(directory, ignore_errors=True)

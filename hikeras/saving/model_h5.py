@@ -15,6 +15,7 @@ from ..utils.atomic import atomic_write
 from ..version import __version__
 from .file_errors import SavedFileError, file_error
 from .h5_attributes import parse_json, read_string
+from .h5_open import open_h5
 from .legacy_h5 import (
     BACKEND,
     KERAS_VERSION,
@@ -46,19 +47,10 @@ def save_model_h5(model, filepath, include_optimizer=True):
             write_optimizer_group(f, optimizer)
 
 
-def _open(filepath):
-    try:
-        return h5py.File(filepath, "r")
-    except FileNotFoundError:
-        raise
-    except (OSError, ValueError) as e:
-        raise file_error(filepath, f"is not a readable HDF5 file ({e})") from None
-
-
 def load_model_h5(filepath, custom_objects=None, compile=True):
     """Rebuilds, loads and (if `compile`) compiles a model saved by `save_model_h5`."""
     source = str(filepath)
-    with _open(filepath) as f:
+    with open_h5(filepath) as f:
         try:
             return _load(f, source, custom_objects, compile)
         except SavedFileError:

@@ -18,6 +18,7 @@ import h5py
 from ..utils.atomic import atomic_write
 from .custom_object_check import check_rebuildable
 from .file_errors import SavedFileError, file_error
+from .h5_open import open_h5
 from .keras3_weights import (
     keras3_order,
     read_keras3_entries,
@@ -134,11 +135,7 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, name_map=N
         with open_keras_zip_weights(filepath) as h5file:
             report = load_from_h5(model, h5file, filepath, skip_mismatch, by_name, name_map)
     else:
-        try:
-            h5file = h5py.File(filepath, "r")
-        except (OSError, ValueError) as e:
-            raise file_error(filepath, f"is not a readable HDF5 file ({e})") from None
-        with h5file:
+        with open_h5(filepath) as h5file:
             report = load_from_h5(model, h5file, filepath, skip_mismatch, by_name, name_map)
     if verbose:
         print(report.summary())

@@ -31,9 +31,10 @@ import numpy as np
 from ..utils.atomic import atomic_write
 from .file_errors import file_error
 from .h5_attributes import parse_json
+from .h5_open import open_h5
+from .layer_stores import legacy_slots
 from .optimizer_state import plan_optimizer_state
 from .saved_arrays import SavedArray, SavedEntry, file_size_of
-from .layer_stores import legacy_slots
 from .weight_matching import assign, plan_by_name, plan_topological
 
 FORMAT = "hikeras.sharded_weights"
@@ -215,9 +216,9 @@ def _saved(index, tensor, directory, files, checksums, index_path):
     if shard not in files:
         path = os.path.join(directory, shard)
         try:
-            files[shard] = h5py.File(path, "r")
-        except (OSError, ValueError) as e:
-            raise file_error(path, f"is missing or not HDF5 ({e})") from None
+            files[shard] = open_h5(path)
+        except FileNotFoundError:
+            raise file_error(path, "is missing: the checkpoint is incomplete") from None
     f = files[shard]
     dataset = f.get(spec["key"])
     array = SavedArray.from_dataset(dataset, tensor, f.filename, file_size_of(f))
