@@ -35,6 +35,7 @@ DEFERRED_IMPORTS = {
     ("hikeras.models.model_saving", "hikeras.saving.training_config"): "compile configs",
     # `import hikeras` does not import h5py: the entry points that use it load on first use.
     ("hikeras.saving", "hikeras.saving.saving_api"): "h5py",
+    ("hikeras.callbacks.backup_and_restore", "hikeras.saving.h5_open"): "h5py",
 }
 
 

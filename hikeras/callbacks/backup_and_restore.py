@@ -7,6 +7,7 @@ import numpy as np
 
 from ..distribute.scope import is_chief, wait_for_chief
 from ..utils.atomic import atomic_write
+from ..utils.free_space import check_free_space, model_arrays
 from . import _training_state as ts
 from ._paths import check_save_freq, ensure_writable_dir
 from .callback import Callback
@@ -161,6 +162,7 @@ class BackupAndRestore(Callback):
                  "shuffle_rng": self._shuffle_state}
         import h5py  # imported on use: `import hikeras` stays light
 
+        check_free_space(self.path, *model_arrays(self.model))
         with atomic_write(self.path) as tmp, h5py.File(tmp, "w") as f:
             f.attrs["format"] = _FORMAT
             ts.write_arrays(f.create_group("weights"), self.model.get_weights())

@@ -12,6 +12,7 @@ import warnings
 import h5py
 
 from ..utils.atomic import atomic_write
+from ..utils.free_space import check_free_space, model_arrays
 from ..version import __version__
 from .file_errors import SavedFileError, file_error
 from .h5_attributes import parse_json, read_string
@@ -35,6 +36,7 @@ def save_model_h5(model, filepath, include_optimizer=True):
     config = json.dumps(model_to_config(model))
     train = training_config(model) if include_optimizer else None
     optimizer = getattr(model, "optimizer", None)
+    check_free_space(filepath, *model_arrays(model, include_optimizer), extra_bytes=len(config))
     with atomic_write(filepath) as tmp, h5py.File(tmp, "w") as f:
         f.attrs["keras_version"] = KERAS_VERSION
         f.attrs["backend"] = BACKEND

@@ -16,6 +16,7 @@ import os
 import h5py
 
 from ..utils.atomic import atomic_write
+from ..utils.free_space import check_free_space, model_arrays
 from .custom_object_check import check_rebuildable
 from .file_errors import SavedFileError, file_error
 from .h5_open import open_h5
@@ -99,6 +100,7 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None):
         raise ValueError("`save_weights` writes '.weights.h5' (Keras 3's layout) or '.h5' "
                          "(Keras 2's layout) files, or a sharded '.weights.json' checkpoint "
                          f"with `max_shard_size`. Received: filepath={filepath!r}")
+    check_free_space(filepath, *model_arrays(model))
     with atomic_write(filepath) as tmp, h5py.File(tmp, "w") as f:
         writer(f, model)
 
