@@ -24,6 +24,7 @@ chunk indexes), so its cost does not grow with the weights' size: a fork and
 a walk of a few hundred objects (see tests/saving/test_h5_open.py).
 """
 
+import faulthandler
 import os
 import select
 import signal
@@ -86,6 +87,7 @@ def _walk_in_child(path):
         status = 0
         try:
             os.close(read_end)
+            faulthandler.disable()  # a crash here is reported by the parent, not dumped
             problem = _walk(path)
             os.write(write_end, _OK if problem is None else problem.encode("utf-8", "replace"))
         except BaseException:  # noqa: BLE001 (the child must never return into the caller)
