@@ -16,19 +16,17 @@ def check_count(name, value, minimum):
                          f"{name}={value!r}")
 
 
-def check_numeric_inputs(method, name, data, refused="cUS"):
-    """Refuses complex and string arrays (dtype kinds in `refused`) in `x`/`y`: a
-    model computes in real floats, and casting them would fail obscurely or drop
-    the imaginary part."""
+def check_numeric_inputs(method, name, data):
+    """Refuses complex arrays in `x`/`y`: a model computes in real floats, and
+    casting them would drop the imaginary part or fail obscurely. (Strings are
+    valid input for models that start with a text or lookup layer.)"""
     for array in tree.flatten(data) if data is not None else ():
         dtype = getattr(array, "dtype", None)
         if dtype is None or not hasattr(array, "shape"):
             continue
-        if np.dtype(dtype).kind in refused:
-            kind = {"c": "complex", "U": "string", "S": "bytes", "O": "object"}.get(
-                np.dtype(dtype).kind, str(dtype))
+        if np.dtype(dtype).kind == "c":
             raise ValueError(f"`{method}` needs real numeric `{name}` (int, float or bool "
-                             f"arrays); {kind} data cannot be used. Received: {name} with "
+                             f"arrays); complex data cannot be used. Received: {name} with "
                              f"dtype={np.dtype(dtype)} and shape={tuple(array.shape)}")
 
 

@@ -274,7 +274,7 @@ class Trainer:
         if y is None and isinstance(x, tuple):
             x, y, sample_weight = unpack_x_y_sample_weight(x)
         check_numeric_inputs("fit", "x", x)
-        check_numeric_inputs("fit", "y", y, refused="c")
+        check_numeric_inputs("fit", "y", y)
         if validation_split and validation_data is None:
             if not is_array_like(x):
                 raise ValueError(

@@ -31,13 +31,12 @@ def test_fit_refuses_bad_counts_before_training(kwargs, message):
     assert all(np.array_equal(a, b) for a, b in zip(before, model.get_weights()))
 
 
-@pytest.mark.parametrize("dtype, kind", [(complex, "complex"), ("U1", "string")])
-def test_fit_and_predict_refuse_complex_and_string_x(dtype, kind):
+def test_fit_and_predict_refuse_complex_x():
     _, y = _data()
-    bad = np.ones((8, 4)).astype(dtype)
-    with pytest.raises(ValueError, match=f"`fit` needs real numeric `x`.*{kind} data"):
+    bad = np.ones((8, 4)).astype(complex)
+    with pytest.raises(ValueError, match="`fit` needs real numeric `x`.*complex data"):
         _model().fit(bad, y, verbose=0)
-    with pytest.raises(ValueError, match=f"`predict` needs real numeric `x`.*{kind}"):
+    with pytest.raises(ValueError, match="`predict` needs real numeric `x`.*complex"):
         _model().predict(bad, verbose=0)
 
 
