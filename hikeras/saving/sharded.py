@@ -1,8 +1,9 @@
-"""Sharded checkpoints: an index plus `NAME.data-0000k-of-0000n` HDF5 shards.
+"""Sharded checkpoints: an index plus `<stem>.<token>.data-0000k-of-0000n` HDF5 shards.
 
 `save_weights("ckpt/model.weights.json", max_shard_size="500MB")` writes
 
-* shards `ckpt/model.data-00000-of-00002`, ... (HDF5; datasets `t0`, `t1`, ...),
+* shards `ckpt/model.weights.<token>.data-00000-of-00002`, ... (HDF5; datasets
+  `t0`, `t1`, ...; a fresh `<token>` per save),
   each at most `max_shard_size` unless one tensor alone is larger;
 * the index `ckpt/model.weights.json`: for every layer its tensor names (what
   it and its sublayers `save_own_variables`, in Keras's legacy order), for
@@ -11,9 +12,9 @@
 * a pointer `ckpt/checkpoint` (`{"latest": "model.weights.json"}`), so
   `load_weights("ckpt")` finds the newest checkpoint.
 
-Every file is written atomically, shards first, index next, pointer last, so
-a crash leaves the previous checkpoint loadable (a shard overwritten under it
-fails its checksum instead of loading silently). Loading verifies the
+Every file is written atomically, fresh shards first, the index next (the
+commit point), pointer last, so a crash or a failed write leaves the previous
+checkpoint loadable; see `save_sharded`. Loading verifies the
 checksums of exactly the tensors it loads (several shards hashed in
 parallel), can load a subset of layers, and assigns nothing until all of it
 has been checked.
