@@ -44,6 +44,30 @@ def format_fields(template, owner, argument):
                          f"Received: {argument}={template!r}") from err
 
 
+class _SampleValues(dict):
+    """What a template is filled with at save time: integer `epoch`/`batch`, float logs."""
+
+    def __missing__(self, key):
+        return 1 if key in ("epoch", "batch") else 0.5
+
+
+def check_format_specs(template, owner, argument):
+    """Fills `template` with sample values so a bad format spec (`{epoch:02q}`,
+    `{loss:d}`) fails when the callback is made, not after an epoch of training.
+
+    >>> check_format_specs("{epoch:02d}-{val_loss:.2f}.h5", "ModelCheckpoint", "filepath")
+    """
+    try:
+        string.Formatter().vformat(template, (), _SampleValues())
+    except (ValueError, TypeError) as err:
+        raise ValueError(
+            f"{owner}: {argument} has a format spec that cannot be applied ({err}); `epoch` "
+            f"and `batch` are integers and logged metrics are floats. Received: "
+            f"{argument}={template!r}") from err
+    except (AttributeError, IndexError, KeyError):
+        pass  # attribute or index lookups are checked against the real logs at save time
+
+
 def check_save_freq(save_freq, owner):
     if save_freq == "epoch":
         return

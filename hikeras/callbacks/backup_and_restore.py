@@ -7,6 +7,7 @@ import numpy as np
 
 from ..distribute.scope import is_chief, wait_for_chief
 from ..utils.atomic import atomic_write
+from ..utils.free_space import check_free_space, model_arrays
 from . import _training_state as ts
 from ._paths import check_save_freq, ensure_writable_dir
 from .callback import Callback
@@ -80,9 +81,9 @@ class BackupAndRestore(Callback):
 
     def _restore(self):
         try:
-            import h5py  # imported on use: `import hikeras` stays light
+            from ..saving.h5_open import open_h5  # imported on use: h5py stays unloaded
 
-            with h5py.File(self.path, "r") as f:
+            with open_h5(self.path) as f:
                 if f.attrs.get("format") != _FORMAT:
                     raise ValueError("it is not a hikeras training backup")
                 state = json.loads(f.attrs["state"])
@@ -161,6 +162,7 @@ class BackupAndRestore(Callback):
                  "shuffle_rng": self._shuffle_state}
         import h5py  # imported on use: `import hikeras` stays light
 
+        check_free_space(self.path, *model_arrays(self.model))
         with atomic_write(self.path) as tmp, h5py.File(tmp, "w") as f:
             f.attrs["format"] = _FORMAT
             ts.write_arrays(f.create_group("weights"), self.model.get_weights())

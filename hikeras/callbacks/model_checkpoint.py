@@ -6,6 +6,7 @@ import numpy as np
 
 from ._monitor import Monitor, available_keys, raise_missing
 from ._paths import (
+    check_format_specs,
     check_save_freq,
     ensure_writable_dir,
     format_fields,
@@ -85,6 +86,7 @@ class ModelCheckpoint(Callback):
         if not self.filepath:
             raise ValueError("ModelCheckpoint: filepath must not be empty. Received: filepath=''")
         self._fields = format_fields(self.filepath, "ModelCheckpoint", "filepath")
+        check_format_specs(self.filepath, "ModelCheckpoint", "filepath")
         check_save_freq(save_freq, "ModelCheckpoint")
         if "batch" in self._fields and save_freq == "epoch":
             raise ValueError("ModelCheckpoint: the filepath uses {batch}, which is only known "

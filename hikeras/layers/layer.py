@@ -309,6 +309,11 @@ class Layer:
         arrays = []
         for var, value in zip(params, weights):
             value = np.asarray(value)
+            if value.dtype.kind not in "biuf":  # None, complex, strings, objects
+                raise ValueError(
+                    f"Weight '{var.path}' of layer '{self.name}' needs a real numeric array. "
+                    f"Received: weights[{len(arrays)}] of dtype {value.dtype} "
+                    f"({type(weights[len(arrays)]).__name__})")
             if value.shape != var.shape:
                 raise ValueError(
                     f"Weight '{var.path}' of layer '{self.name}' has shape {var.shape}, "

@@ -11,6 +11,7 @@ Keras 3 way instead: `{"args": [...], "kwargs": {...}}` with tensors as
 gives a model no node of its own; Keras 2 does, so its numbers start at 1).
 """
 
+import collections
 import contextlib
 import contextvars
 import inspect
@@ -142,33 +143,53 @@ def functional_from_config(functional_class, config, custom_objects=None):
             if not layer._inbound_nodes:
                 continue
             outputs_by_layer[name].append(layer.output)  # InputLayer: node 0
-        pending = [(c["name"], _node_entries(n)) for c in config["layers"]
-                   for n in c.get("inbound_nodes", [])]
-        while pending:
-            remaining, blocked = [], set()
-            for name, entries in pending:
-                inputs = [_resolve(outputs_by_layer, e) for e in entries]
-                kwargs = entries[0][3] if entries and len(entries[0]) > 3 else {}
-                kwargs = _resolve_kwargs(outputs_by_layer, kwargs or {})
-                # A layer's calls must replay in order, so node indices line up.
-                if name in blocked or any(x is None for x in inputs) or kwargs is None:
-                    remaining.append((name, entries))
-                    blocked.add(name)
-                    continue
-                arg = inputs[0] if len(inputs) == 1 else inputs
-                more_args = kwargs.pop(_MORE_ARGS, [])
-                outputs_by_layer[name].append(created[name](arg, *more_args, **kwargs))
-            if len(remaining) == len(pending):
-                raise ValueError(
-                    "The model config cannot be rebuilt: layers "
-                    f"{sorted({n for n, _ in remaining})} depend on tensors that are never "
-                    "produced. The file may be corrupt."
-                )
-            pending = remaining
+        _replay_nodes(config, created, outputs_by_layer)
         return functional_class(_endpoints(outputs_by_layer, config["input_layers"]),
                                 _endpoints(outputs_by_layer, config["output_layers"]),
                                 name=config.get("name"),
                                 trainable=config.get("trainable", True))
+
+
+def _replay_nodes(config, created, outputs_by_layer):
+    """Replays every recorded layer call once its inputs exist, in linear time
+    whatever order the config lists the layers in.
+
+    A layer's calls replay in their recorded order (so node indices line up); a
+    call waiting for a tensor is woken when that tensor's layer produces one,
+    instead of rescanning every pending call (quadratic for reversed configs).
+    """
+    queues = {}
+    for c in config["layers"]:
+        nodes = [_node_entries(n) for n in c.get("inbound_nodes", [])]
+        if nodes:
+            queues.setdefault(c["name"], collections.deque()).extend(nodes)
+    waiting = collections.defaultdict(list)  # producer name -> layers waiting on it
+    todo = list(reversed(queues))  # a stack, popped in config order
+    while todo:
+        name = todo.pop()
+        queue = queues[name]
+        while queue:
+            entries = queue[0]
+            inputs = [_resolve(outputs_by_layer, e) for e in entries]
+            kwargs = entries[0][3] if entries and len(entries[0]) > 3 else {}
+            kwargs = _resolve_kwargs(outputs_by_layer, kwargs or {})
+            missing = {e[0] for e, x in zip(entries, inputs) if x is None}
+            if missing or kwargs is None:
+                for producer in missing or [None]:  # None: a tensor among the kwargs
+                    waiting[producer].append(name)
+                break
+            arg = inputs[0] if len(inputs) == 1 else inputs
+            more_args = kwargs.pop(_MORE_ARGS, [])
+            outputs_by_layer[name].append(created[name](arg, *more_args, **kwargs))
+            queue.popleft()
+            todo.extend(waiting.pop(name, []))
+            todo.extend(waiting.pop(None, []))
+    stuck = sorted(n for n, q in queues.items() if q)
+    if stuck:
+        raise ValueError(
+            f"The model config cannot be rebuilt: layers {stuck} depend on tensors that "
+            "are never produced. The file may be corrupt."
+        )
 
 
 def _node_entries(node):

@@ -8,7 +8,7 @@ def assign_unique_names(layers):
     another model keeps that name; the rest get `base`, `base_1`, `base_2`...
     in order, so the same architecture always gets the same names.
     """
-    taken = {}
+    taken, next_index = {}, {}
     for layer in layers:
         fixed = layer._name or layer._auto_name
         if fixed is None:
@@ -23,9 +23,11 @@ def assign_unique_names(layers):
         if layer._name or layer._auto_name:
             continue
         base = layer._base_name()
-        candidate, i = base, 0
+        i = next_index.get(base, 0)  # every earlier suffix is taken: start after them
+        candidate = f"{base}_{i}" if i else base
         while candidate in taken:
             i += 1
             candidate = f"{base}_{i}"
+        next_index[base] = i
         taken[candidate] = layer
         layer._set_auto_name(candidate)

@@ -33,12 +33,26 @@ class Sequential(Model):
         self._stack = []
         self._graph = None
         self._has_masks = False
-        for layer in layers or []:
-            self.add(layer)
+        self._extend(layers or [])
 
     # ------------------------------------------------------------ construction
     def add(self, layer):
         """Appends a layer (or sets the input, given `Input(...)`)."""
+        self._extend([layer])
+
+    def _extend(self, layers):
+        """Appends `layers`, then names and traces once; only the new layers are
+        traced when the stack so far already is, so building is linear in depth."""
+        traced = self._graph if self._input_layer is not None else None
+        for layer in layers:
+            self._append(layer)
+        self._layers = ([self._input_layer] if self._input_layer else []) + self._stack
+        assign_unique_names(self._layers)
+        self._invalidate()
+        if self._input_layer is not None:
+            self._build_graph(traced)
+
+    def _append(self, layer):
         if isinstance(layer, KerasTensor):
             layer = layer._keras_history.layer
         if not isinstance(layer, Layer):
@@ -58,11 +72,6 @@ class Sequential(Model):
                 self._input_layer = InputLayer(batch_shape=layer._batch_input_shape,
                                                dtype=layer.dtype)
             self._stack.append(layer)
-        self._layers = ([self._input_layer] if self._input_layer else []) + self._stack
-        assign_unique_names(self._layers)
-        self._invalidate()
-        if self._input_layer is not None:
-            self._build_graph()
 
     def pop(self):
         """Removes and returns the last layer."""
@@ -79,11 +88,15 @@ class Sequential(Model):
         self._graph = None
         self.built = False
 
-    def _build_graph(self):
-        """Traces the stack symbolically: builds weights and records shapes."""
-        x = self._input_layer.output
-        tensors = [x]
-        for layer in self._stack:
+    def _build_graph(self, traced=None):
+        """Traces the stack symbolically: builds weights and records shapes.
+
+        `traced`: the tensors of an earlier trace of a prefix of the stack,
+        which is continued rather than redone.
+        """
+        tensors = list(traced) if traced else [self._input_layer.output]
+        x = tensors[-1]
+        for layer in self._stack[len(tensors) - 1:]:
             x = layer(x)
             tensors.append(x)
         self._graph = tensors
@@ -202,6 +215,6 @@ class Sequential(Model):
     @classmethod
     def from_config(cls, config, custom_objects=None):
         model = cls(name=config.get("name"))
-        for layer_config in config.get("layers", []):
-            model.add(deserialize(layer_config, custom_objects=custom_objects))
+        model._extend([deserialize(layer_config, custom_objects=custom_objects)
+                       for layer_config in config.get("layers", [])])
         return model

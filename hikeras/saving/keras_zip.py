@@ -17,20 +17,25 @@ import contextlib
 import lzma
 import os
 import shutil
-import tempfile
 import zipfile
 import zlib
 
-import h5py
-
+from ..utils.free_space import check_free_space
 from .file_errors import file_error
 from .h5_attributes import parse_json
+from .h5_open import open_h5
 from .keras3_weights import layer_paths
 from .model_config import deserialize_model
+from .temp_dirs import make_temp_dir
 from .training_config import compile_from_config
 
 _MAX_CONFIG_BYTES = 64 * 2**20
 _WEIGHTS = "model.weights.h5"
+_MAX_WEIGHTS_BYTES = 1 << 40
+# Saved weights are mostly random-looking floats; even all-zero layers stay under
+# this ratio once a model is large enough to matter.
+_MAX_COMPRESSION_RATIO = 200
+_RATIO_CHECKED_ABOVE = 64 * 2**20
 # What reading a damaged archive raises: bad headers, an unknown compression
 # method (NotImplementedError), an "encrypted" flag (RuntimeError), bad
 # compressed data (zlib/lzma errors; bz2's are OSErrors).
@@ -86,22 +91,33 @@ def open_keras_zip_weights(filepath):
             info = archive.getinfo(_WEIGHTS)
         except KeyError:
             raise file_error(source, f"has no '{_WEIGHTS}' inside the archive") from None
-        directory = tempfile.mkdtemp(prefix="hikeras-keras-")
+        _check_weights_member(info, source)
+        directory = make_temp_dir("keras")
         try:
+            check_free_space(directory, info.file_size, 0)
             path = os.path.join(directory, _WEIGHTS)
             try:
                 with archive.open(info) as member, open(path, "wb") as out:
                     shutil.copyfileobj(member, out, length=2**22)
             except _ZIP_ERRORS as e:
                 raise file_error(source, f"has a corrupt '{_WEIGHTS}' ({e})") from None
-            try:
-                h5file = h5py.File(path, "r")
-            except (OSError, ValueError) as e:
-                raise file_error(source, f"has a '{_WEIGHTS}' that is not HDF5 ({e})") from None
-            with h5file:
+            with open_h5(path, f"{source}: {_WEIGHTS}") as h5file:
                 yield h5file
         finally:
             shutil.rmtree(directory, ignore_errors=True)
+
+
+def _check_weights_member(info, source):
+    """Refuses a weights member whose declared size or compression ratio is absurd,
+    before a byte is extracted (a zip bomb stops here)."""
+    if info.file_size > _MAX_WEIGHTS_BYTES:
+        raise file_error(source, f"declares a '{_WEIGHTS}' of {info.file_size} bytes (more "
+                                 f"than the limit of {_MAX_WEIGHTS_BYTES})")
+    ratio = info.file_size / max(1, info.compress_size)
+    if info.file_size > _RATIO_CHECKED_ABOVE and ratio > _MAX_COMPRESSION_RATIO:
+        raise file_error(source, f"has a '{_WEIGHTS}' that expands {ratio:.0f}-fold "
+                                 f"({info.compress_size} to {info.file_size} bytes), more than "
+                                 f"{_MAX_COMPRESSION_RATIO}-fold: a zip bomb, not weights")
 
 
 def load_keras_zip(filepath, load_from_h5, custom_objects=None, compile=True):
@@ -140,7 +156,7 @@ def _load_assets(archive, model, source):
         files = by_folder.get(path)
         if not files or not callable(getattr(layer, "load_assets", None)):
             continue
-        directory = tempfile.mkdtemp(prefix="hikeras-assets-")
+        directory = make_temp_dir("assets")
         try:
             for name, info in files:
                 if name in ("", ".", "..") or "\\" in name:

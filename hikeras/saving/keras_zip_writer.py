@@ -18,16 +18,17 @@ import datetime
 import json
 import os
 import shutil
-import tempfile
 import zipfile
 
 import h5py
 
 from ..models.functional_config import keras3_nodes
 from ..utils.atomic import atomic_write
+from ..utils.free_space import check_free_space, model_arrays
 from ..version import __version__
 from .keras3_weights import layer_paths, write_keras3_weights
 from .model_config import model_to_config
+from .temp_dirs import make_temp_dir
 from .training_config import keras3_compile_config
 
 _KERAS3_VERSION = "3.15.1"  # the Keras 3 release whose `.keras` loader these files are checked with
@@ -56,8 +57,11 @@ def save_keras_zip(model, filepath, include_optimizer=True):
     file), then are streamed into the archive.
     """
     config = json.dumps(_model_config(model, include_optimizer))
-    directory = tempfile.mkdtemp(prefix="hikeras-keras-")
+    array_bytes, count = model_arrays(model, include_optimizer)
+    check_free_space(filepath, array_bytes, count, len(config))
+    directory = make_temp_dir("keras")
     try:
+        check_free_space(directory, array_bytes, count)
         weights = os.path.join(directory, "model.weights.h5")
         with h5py.File(weights, "w") as f:
             write_keras3_weights(f, model, include_optimizer=include_optimizer)

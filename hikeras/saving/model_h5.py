@@ -12,9 +12,11 @@ import warnings
 import h5py
 
 from ..utils.atomic import atomic_write
+from ..utils.free_space import check_free_space, model_arrays
 from ..version import __version__
 from .file_errors import SavedFileError, file_error
 from .h5_attributes import parse_json, read_string
+from .h5_open import open_h5
 from .legacy_h5 import (
     BACKEND,
     KERAS_VERSION,
@@ -34,6 +36,7 @@ def save_model_h5(model, filepath, include_optimizer=True):
     config = json.dumps(model_to_config(model))
     train = training_config(model) if include_optimizer else None
     optimizer = getattr(model, "optimizer", None)
+    check_free_space(filepath, *model_arrays(model, include_optimizer), extra_bytes=len(config))
     with atomic_write(filepath) as tmp, h5py.File(tmp, "w") as f:
         f.attrs["keras_version"] = KERAS_VERSION
         f.attrs["backend"] = BACKEND
@@ -46,19 +49,10 @@ def save_model_h5(model, filepath, include_optimizer=True):
             write_optimizer_group(f, optimizer)
 
 
-def _open(filepath):
-    try:
-        return h5py.File(filepath, "r")
-    except FileNotFoundError:
-        raise
-    except (OSError, ValueError) as e:
-        raise file_error(filepath, f"is not a readable HDF5 file ({e})") from None
-
-
 def load_model_h5(filepath, custom_objects=None, compile=True):
     """Rebuilds, loads and (if `compile`) compiles a model saved by `save_model_h5`."""
     source = str(filepath)
-    with _open(filepath) as f:
+    with open_h5(filepath) as f:
         try:
             return _load(f, source, custom_objects, compile)
         except SavedFileError:

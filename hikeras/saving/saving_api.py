@@ -16,8 +16,10 @@ import os
 import h5py
 
 from ..utils.atomic import atomic_write
+from ..utils.free_space import check_free_space, model_arrays
 from .custom_object_check import warn_about_custom_objects
 from .file_errors import SavedFileError, file_error
+from .h5_open import open_h5
 from .keras3_weights import (
     keras3_order,
     read_keras3_entries,
@@ -98,6 +100,7 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None):
         raise ValueError("`save_weights` writes '.weights.h5' (Keras 3's layout) or '.h5' "
                          "(Keras 2's layout) files, or a sharded '.weights.json' checkpoint "
                          f"with `max_shard_size`. Received: filepath={filepath!r}")
+    check_free_space(filepath, *model_arrays(model))
     with atomic_write(filepath) as tmp, h5py.File(tmp, "w") as f:
         writer(f, model)
 
@@ -134,11 +137,7 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, name_map=N
         with open_keras_zip_weights(filepath) as h5file:
             report = load_from_h5(model, h5file, filepath, skip_mismatch, by_name, name_map)
     else:
-        try:
-            h5file = h5py.File(filepath, "r")
-        except (OSError, ValueError) as e:
-            raise file_error(filepath, f"is not a readable HDF5 file ({e})") from None
-        with h5file:
+        with open_h5(filepath) as h5file:
             report = load_from_h5(model, h5file, filepath, skip_mismatch, by_name, name_map)
     if verbose:
         print(report.summary())

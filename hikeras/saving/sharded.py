@@ -1,8 +1,9 @@
-"""Sharded checkpoints: an index plus `NAME.data-0000k-of-0000n` HDF5 shards.
+"""Sharded checkpoints: an index plus `<stem>.<token>.data-0000k-of-0000n` HDF5 shards.
 
 `save_weights("ckpt/model.weights.json", max_shard_size="500MB")` writes
 
-* shards `ckpt/model.data-00000-of-00002`, ... (HDF5; datasets `t0`, `t1`, ...),
+* shards `ckpt/model.weights.<token>.data-00000-of-00002`, ... (HDF5; datasets
+  `t0`, `t1`, ...; a fresh `<token>` per save),
   each at most `max_shard_size` unless one tensor alone is larger;
 * the index `ckpt/model.weights.json`: for every layer its tensor names (what
   it and its sublayers `save_own_variables`, in Keras's legacy order), for
@@ -11,29 +12,33 @@
 * a pointer `ckpt/checkpoint` (`{"latest": "model.weights.json"}`), so
   `load_weights("ckpt")` finds the newest checkpoint.
 
-Every file is written atomically, shards first, index next, pointer last, so
-a crash leaves the previous checkpoint loadable (a shard overwritten under it
-fails its checksum instead of loading silently). Loading verifies the
+Every file is written atomically, fresh shards first, the index next (the
+commit point), pointer last, so a crash or a failed write leaves the previous
+checkpoint loadable; see `save_sharded`. Loading verifies the
 checksums of exactly the tensors it loads (several shards hashed in
 parallel), can load a subset of layers, and assigns nothing until all of it
 has been checked.
 """
 
 import concurrent.futures
+import contextlib
 import hashlib
 import json
 import os
 import re
+import uuid
 
 import h5py
 import numpy as np
 
-from ..utils.atomic import atomic_write
+from ..utils.atomic import atomic_write, is_stale_temporary
+from ..utils.free_space import check_free_space
 from .file_errors import file_error
 from .h5_attributes import parse_json
+from .h5_open import check_regular_file, open_h5
+from .layer_stores import legacy_slots
 from .optimizer_state import plan_optimizer_state
 from .saved_arrays import SavedArray, SavedEntry, file_size_of
-from .layer_stores import legacy_slots
 from .weight_matching import assign, plan_by_name, plan_topological
 
 FORMAT = "hikeras.sharded_weights"
@@ -42,7 +47,9 @@ _INDEX_SUFFIXES = (".weights.json", ".json")
 _SIZE_UNITS = {"B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9, "KIB": 2**10, "MIB": 2**20,
                "GIB": 2**30}
 _SHARD_NAME = re.compile(r"^[^/\\]+\.data-\d{5}-of-\d{5}$")
+_OWNED_SHARD = re.compile(r"^[0-9a-f]{12}\.data-\d{5}-of-\d{5}$")  # after the owner prefix
 _HASH_BLOCK = 2**24
+_MAX_INDEX_BYTES = 256 * 2**20
 
 
 def parse_size(size):
@@ -81,7 +88,18 @@ def _hash_array(value):
 
 
 def save_sharded(model, index_path, max_shard_size):
-    """Writes shards, then the index, then the directory's pointer file."""
+    """Writes fresh shards, commits them by replacing the index, then tidies up.
+
+    Crash safety: shards get names no earlier save used (`<stem>.<token>.data-…`,
+    where `<stem>` is the index's full name less `.json`, so `m.json` and
+    `m.weights.json` never share a shard), each written atomically and fsynced.
+    The atomic replacement of the index is the commit point: until it, the
+    previous index and its shards are untouched; after it, the new ones are
+    complete. Only then is the pointer updated and are the shards this
+    checkpoint owns (named with its stem) and no longer uses deleted; a shard
+    another index refers to (a copied index) is never touched. A failed save
+    removes the shards it wrote and leaves the previous checkpoint as it was.
+    """
     limit = parse_size(max_shard_size)
     stem = _stem(index_path)
     tensors, layers = [], []
@@ -95,6 +113,7 @@ def save_sharded(model, index_path, max_shard_size):
     if optimizer is not None and optimizer.built:
         optimizer_names = [f"optimizer/{i}/{v.path}" for i, v in enumerate(optimizer.variables)]
         tensors.extend(zip(optimizer_names, (v.value for v in optimizer.variables)))
+    check_free_space(index_path, sum(value.nbytes for _, value in tensors), len(tensors))
     shards, current, size = [], [], 0
     for name, value in tensors:
         if current and size + value.nbytes > limit:
@@ -103,35 +122,55 @@ def save_sharded(model, index_path, max_shard_size):
         current.append((name, value))
         size += value.nbytes
     shards.append(current)
-    base = os.path.basename(stem)
+    owner = _owner_prefix(index_path)
+    token = uuid.uuid4().hex[:12]
+    directory = os.path.dirname(os.path.abspath(index_path))
     index = {"format": FORMAT, "version": 1, "layers": layers, "optimizer": optimizer_names,
              "tensors": {}}
-    for k, shard in enumerate(shards):
-        shard_name = f"{base}.data-{k:05d}-of-{len(shards):05d}"
-        shard_path = os.path.join(os.path.dirname(index_path), shard_name)
-        with atomic_write(shard_path) as tmp, h5py.File(tmp, "w") as f:
-            for i, (name, value) in enumerate(shard):
-                f.create_dataset(f"t{i}", data=value)
-                index["tensors"][name] = {
-                    "shard": shard_name, "key": f"t{i}", "dtype": value.dtype.str,
-                    "shape": list(value.shape), "nbytes": int(value.nbytes),
-                    "sha256": _hash_array(value)}
-    old_shards = _shards_of(index_path)
-    with atomic_write(index_path) as tmp, open(tmp, "w") as out:
-        json.dump(index, out, indent=1)
-    pointer = os.path.join(os.path.dirname(os.path.abspath(index_path)), POINTER)
+    written = []
+    try:
+        for k, shard in enumerate(shards):
+            shard_name = f"{owner}{token}.data-{k:05d}-of-{len(shards):05d}"
+            shard_path = os.path.join(directory, shard_name)
+            with atomic_write(shard_path) as tmp, h5py.File(tmp, "w") as f:
+                for i, (name, value) in enumerate(shard):
+                    f.create_dataset(f"t{i}", data=value)
+                    index["tensors"][name] = {
+                        "shard": shard_name, "key": f"t{i}", "dtype": value.dtype.str,
+                        "shape": list(value.shape), "nbytes": int(value.nbytes),
+                        "sha256": _hash_array(value)}
+            written.append(shard_path)
+        old_shards = _shards_of(index_path)
+        with atomic_write(index_path) as tmp, open(tmp, "w") as out:  # the commit point
+            json.dump(index, out, indent=1)
+    except BaseException:
+        for path in written:
+            with contextlib.suppress(OSError):
+                os.remove(path)
+        raise
+    pointer = os.path.join(directory, POINTER)
     with atomic_write(pointer) as tmp, open(tmp, "w") as out:
         json.dump({"latest": os.path.basename(index_path)}, out)
-    directory = os.path.dirname(index_path)
-    for stale in old_shards - {t["shard"] for t in index["tensors"].values()}:
-        os.remove(os.path.join(directory, stale))
+    in_use = {t["shard"] for t in index["tensors"].values()}
+    legacy = f"{os.path.basename(stem)}.data-"  # before shard names carried a token
+    for name in os.listdir(directory):
+        owned = _OWNED_SHARD.match(name[len(owner):]) if name.startswith(owner) else None
+        stale = name.startswith(f".{owner}") and is_stale_temporary(name)  # a killed save's
+        if stale or (name not in in_use and
+                     (owned or (name in old_shards and name.startswith(legacy)))):
+            with contextlib.suppress(OSError):
+                os.remove(os.path.join(directory, name))
+
+
+def _owner_prefix(index_path):
+    """`<index name less .json>.`: the prefix of every shard this checkpoint owns."""
+    return os.path.basename(index_path)[:-len(".json")] + "."
 
 
 def _shards_of(index_path):
     """Shard names an existing (valid) index refers to; empty if there is none."""
     try:
-        with open(index_path, encoding="utf-8") as f:
-            index = json.load(f)
+        index = json.loads(_read_text(index_path))
         return {t["shard"] for t in index["tensors"].values() if _SHARD_NAME.match(t["shard"])}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return set()
@@ -148,20 +187,27 @@ def _resolve_index(filepath):
     if not os.path.isdir(filepath):
         return filepath
     pointer = os.path.join(filepath, POINTER)
-    with open(pointer, encoding="utf-8") as f:
-        latest = parse_json(f.read(), pointer, "a pointer").get("latest")
+    latest = parse_json(_read_text(pointer), pointer, "a pointer").get("latest")
     if not isinstance(latest, str) or os.path.basename(latest) != latest:
         raise file_error(pointer, f"points to {latest!r}, not a file name in its directory")
     return os.path.join(filepath, latest)
 
 
-def _read_index(index_path):
+def _read_text(path):
+    """A small UTF-8 text file (index or pointer): regular files only, size-limited."""
+    check_regular_file(path)
+    with open(path, "rb") as f:
+        data = f.read(_MAX_INDEX_BYTES + 1)
+    if len(data) > _MAX_INDEX_BYTES:
+        raise file_error(path, f"is larger than {_MAX_INDEX_BYTES} bytes: not an index")
     try:
-        with open(index_path, encoding="utf-8") as f:
-            text = f.read()
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise file_error(index_path, "is not UTF-8 text") from None
-    index = parse_json(text, index_path, "an index")
+        raise file_error(path, "is not UTF-8 text") from None
+
+
+def _read_index(index_path):
+    index = parse_json(_read_text(index_path), index_path, "an index")
     if index.get("format") != FORMAT or not isinstance(index.get("tensors"), dict) or \
             not isinstance(index.get("layers"), list):
         raise file_error(index_path, f"is not a hikeras sharded-checkpoint index "
@@ -215,9 +261,9 @@ def _saved(index, tensor, directory, files, checksums, index_path):
     if shard not in files:
         path = os.path.join(directory, shard)
         try:
-            files[shard] = h5py.File(path, "r")
-        except (OSError, ValueError) as e:
-            raise file_error(path, f"is missing or not HDF5 ({e})") from None
+            files[shard] = open_h5(path)
+        except FileNotFoundError:
+            raise file_error(path, "is missing: the checkpoint is incomplete") from None
     f = files[shard]
     dataset = f.get(spec["key"])
     array = SavedArray.from_dataset(dataset, tensor, f.filename, file_size_of(f))

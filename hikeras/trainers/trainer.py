@@ -22,6 +22,7 @@ from ..layers.layer import flat_masks
 from ..ops import kernels
 from ..utils import tree
 from ..utils.rng import make_generator
+from .argument_checks import check_count, check_not_empty, check_numeric_inputs
 from .compile_utils import (
     CompiledLoss,
     CompiledMetrics,
@@ -273,9 +274,13 @@ class Trainer:
         """
         self._require_compiled("fit")
         verbose = resolve_verbose(verbose)
+        check_count("epochs", epochs, 0)
+        check_count("initial_epoch", initial_epoch, 0)
         epochs, steps_per_epoch = capped_fit_length(epochs, steps_per_epoch)
         if y is None and isinstance(x, tuple):
             x, y, sample_weight = unpack_x_y_sample_weight(x)
+        check_numeric_inputs("fit", "x", x)
+        check_numeric_inputs("fit", "y", y)
         if validation_split and validation_data is None:
             if not is_array_like(x):
                 raise ValueError(
@@ -373,7 +378,10 @@ class Trainer:
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """Model outputs for `x`, computed batch by batch (numpy arrays)."""
         verbose = resolve_verbose(verbose)
-        batches = EpochIterator(get_data_adapter(x, batch_size=batch_size), steps, "steps")
+        check_numeric_inputs("predict", "x", x)
+        adapter = get_data_adapter(x, batch_size=batch_size)
+        check_not_empty("predict", getattr(adapter, "num_samples", None))
+        batches = EpochIterator(adapter, steps, "steps")
         cbs = CallbackList(callbacks, add_progbar=verbose != 0, model=self, verbose=verbose,
                            epochs=1, steps=batches.num_steps)
         cbs.on_predict_begin()

@@ -126,3 +126,21 @@ def test_subclass_with_two_positional_arguments_is_not_mistaken_for_functional()
 
     model = TwoArgs(3, 2)
     assert model(_data()).shape == (8, 3)
+
+
+def test_a_config_listing_layers_in_reverse_rebuilds_the_same_model():
+    """Issue #21: replay is driven by dependencies, not by rescanning (was quadratic)."""
+    import json
+
+    x = inputs = hikeras.Input((3,))
+    shared = hikeras.layers.Dense(3, name="shared")
+    for i in range(20):
+        x = shared(hikeras.layers.Dense(3, name=f"d{i}")(x))
+    model = hikeras.Model(inputs, x)
+    config = json.loads(model.to_json())
+    config["config"]["layers"].reverse()
+    rebuilt = hikeras.models.model_from_json(json.dumps(config))
+    assert len(rebuilt.get_layer("shared")._inbound_nodes) == 20
+    rebuilt.set_weights(model.get_weights())
+    data = np.ones((2, 3), "f4")
+    np.testing.assert_allclose(rebuilt.predict(data, verbose=0), model.predict(data, verbose=0))

@@ -52,3 +52,18 @@ def test_model_call_returns_numpy_compatible_output():
     model = hikeras.Sequential([hikeras.Input((4,)), layers.Dense(3)])
     out = model(np.ones((2, 4)), training=False)
     assert np.asarray(out).shape == (2, 3) and np.asarray(out).dtype == np.float32
+
+
+def test_building_traces_each_layer_once_so_depth_costs_linear_time():
+    """Issue #21: adding a layer used to re-trace the whole stack (quadratic in depth)."""
+    stack = [hikeras.layers.Dense(3) for _ in range(50)]
+    model = hikeras.Sequential([hikeras.Input((3,))] + stack[:25])
+    for layer in stack[25:]:
+        model.add(layer)
+    assert [len(layer._inbound_nodes) for layer in stack] == [1] * 50
+    rebuilt = hikeras.models.model_from_json(model.to_json())
+    assert [len(layer._inbound_nodes) for layer in rebuilt.layers] == [1] * 50
+    assert [layer.name for layer in rebuilt.layers] == [layer.name for layer in stack]
+    x = np.ones((2, 3), "f4")
+    rebuilt.set_weights(model.get_weights())
+    np.testing.assert_allclose(rebuilt.predict(x, verbose=0), model.predict(x, verbose=0))

@@ -228,7 +228,7 @@ def test_hostile_keras_archives(tmp_path):
         "binary.keras": ({"config.json": b"\xff\xfe"}, "not UTF-8"),
         "no_weights.keras": ({"config.json": config}, "no 'model.weights.h5'"),
         "bad_weights.keras": ({"config.json": config, "model.weights.h5": b"garbage"},
-                              "not HDF5"),
+                              "not a readable HDF5 file"),
         "unknown.keras": ({"config.json": config.replace('"Dense"', '"Evil"')},
                           "Unknown layer: 'Evil'"),
     }

@@ -25,7 +25,8 @@ def test_shards_respect_the_size_limit_and_round_trip(tmp_path):
     source.save_weights(index_path, max_shard_size=100)
     shards = sorted(n for n in os.listdir(tmp_path) if ".data-" in n)
     count = len(shards)
-    assert shards == [f"model.data-{k:05d}-of-{count:05d}" for k in range(count)]
+    token = shards[0].split(".")[2]
+    assert shards == [f"model.weights.{token}.data-{k:05d}-of-{count:05d}" for k in range(count)]
     index = json.loads(index_path.read_text())
     by_shard = {}
     for spec in index["tensors"].values():
@@ -57,7 +58,8 @@ def test_overwriting_removes_stale_shards(tmp_path):
     many = {n for n in os.listdir(tmp_path) if ".data-" in n}
     randomize(mlp()).save_weights(path, max_shard_size="1MB")
     now = {n for n in os.listdir(tmp_path) if ".data-" in n}
-    assert now == {"m.data-00000-of-00001"} and len(many) > 1
+    assert len(now) == 1 and now.isdisjoint(many) and len(many) > 1
+    assert now.pop().startswith("m.weights.")
 
 
 def test_checksum_mismatch_is_detected_before_assigning(tmp_path):

@@ -50,7 +50,8 @@ def get_data_adapter(x, y=None, sample_weight=None, batch_size=None, shuffle=Fal
     """
     kind = _kind(x)
     if kind is None:
-        return ArrayDataAdapter(x, y, sample_weight, batch_size=batch_size or 32,
+        return ArrayDataAdapter(x, y, sample_weight,
+                                batch_size=32 if batch_size is None else batch_size,
                                 shuffle=shuffle, rng=rng)
     for name, value in (("y", y), ("sample_weight", sample_weight),
                         ("batch_size", batch_size)):
