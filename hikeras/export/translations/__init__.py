@@ -6,15 +6,23 @@ it cannot be exported, and the exporter says so naming the op and its layer.
 
 from . import (  # noqa: F401  (each module registers its translations)
     attention,
+    binary_math,
+    bitwise,
     convolution,
+    custom_gradient,
+    determinants,
     elementwise,
     linear,
     normalization,
+    ordering,
+    rearranging,
     recurrent,
     reductions,
     resizing,
+    scatter,
     shapes,
+    trig,
 )
-from .registry import TRANSLATIONS, UNTRANSLATED
+from .registry import TRANSLATIONS, UNTRANSLATED, translate
 
-__all__ = ["TRANSLATIONS", "UNTRANSLATED"]
+__all__ = ["TRANSLATIONS", "UNTRANSLATED", "translate"]

@@ -3,6 +3,7 @@
 A translation is `fn(graph, op)`: it reads the `TracedOp` `op` (inputs,
 attributes, output specs), adds nodes to the `OnnxGraph` `graph` and returns
 the ONNX value name of each output (one name, or a tuple for several).
+`translate` applies the table to one op.
 """
 
 TRANSLATIONS = {}
@@ -18,6 +19,10 @@ UNTRANSLATED = {
     "softmax_cross_entropy": "a loss: not part of an inference graph",
     "sparse_softmax_cross_entropy": "a loss: not part of an inference graph",
     "sigmoid_cross_entropy": "a loss: not part of an inference graph",
+    "i0": "ONNX has no Bessel function, and no series or Chebyshev approximation of one "
+          "is written",
+    "nextafter": "the next float needs the float's bits, and ONNX cannot reinterpret a float "
+                 "as an integer (it has no bit cast)",
 }
 
 
@@ -30,3 +35,22 @@ def translates(*names):
         return fn
 
     return register
+
+
+def translate(g, op):
+    """Writes traced `op` into graph `g` and binds its outputs to the ONNX values made.
+
+    An op with no translation is an error naming it (and its layer), with the
+    reason from `UNTRANSLATED` when there is one.
+    """
+    translation = TRANSLATIONS.get(op.name)
+    g.current = op
+    if translation is None:
+        reason = f" ({UNTRANSLATED[op.name]})" if op.name in UNTRANSLATED else ""
+        raise ValueError(
+            f"Cannot export {op.where()} to ONNX: the op has no ONNX translation{reason}. "
+            f"Ops with one: {', '.join(sorted(TRANSLATIONS))}.")
+    names = translation(g, op)
+    names = names if isinstance(names, tuple) else (names,)
+    for tensor, name in zip(op.outputs, names):
+        g.bind(tensor, name)
