@@ -20,8 +20,9 @@ pytest.importorskip("onnx")
 
 BATCH = 3
 COVERED_MODULES = ("trig", "binary_math", "bitwise", "ordering", "rearranging", "scatter",
-                   "determinants", "custom_gradient")
+                   "determinants", "custom_gradient", "special_functions")
 
+EXACT = {"nextafter"}  # one unit in the last place: within 1e-5 would not see it
 Case = collections.namedtuple("Case", "op fn inputs")  # inputs: [(shape, make(rng, shape))]
 
 
@@ -120,6 +121,20 @@ case("gcd-int64", ops.gcd, ((8,), ints(-10**12, 10**12, "int64")),
      ((8,), ints(-10**6, 10**6, "int64")))
 case("gcd-zeros", ops.gcd, ((3,), lambda rng, s: np.array([0, 0, 12], "int32")),
      ((3,), lambda rng, s: np.array([0, -5, 0], "int32")))
+case("i0", ops.i0, f(-16, 16))
+case("i0-large", ops.i0, ((8,), lambda rng, s: np.array(
+    [14.9, 15.0, 15.1, -20.0, 50.0, 88.0, 89.0, 95.0] * s[0], "float32").reshape(s)))
+case("i0-special", ops.i0, SPECIAL)
+NEXT = np.array([1.0, 1.0, 2.0, 2.0, -2.0, 0.0, -0.0, 1e-45, 1.2e-38, 3.4028235e38, np.inf,
+                 -np.inf, np.nan, 5.0, 0.75, -3.0, 1.1754944e-38, 3.0], "float32")
+TOWARD = np.array([2.0, 0.0, 3.0, -1.0, 0.0, -1.0, 1.0, 0.0, 0.0, np.inf, 0.0, 5.0, 1.0,
+                   np.nan, 0.75, -9.0, 0.0, -3.0], "float32")
+case("nextafter", ops.nextafter, ((18,), lambda rng, s: np.broadcast_to(NEXT, s).copy()),
+     ((18,), lambda rng, s: np.broadcast_to(TOWARD, s).copy()))
+case("nextafter-random", ops.nextafter, ((16,), lambda rng, s: (rng.normal(size=s) * 10.0 ** rng.integers(
+    -40, 38, size=s)).astype("float32")), ((16,), floats(-1e30, 1e30)))
+case("nextafter-float64", ops.nextafter, ((4,), floats(-9, 9, "float64")),
+     ((4,), floats(-9, 9, "float64")))
 case("lcm", ops.lcm, ((8,), ints(-60, 60)), ((8,), ints(-60, 60)))
 
 for name in ("cumsum", "cumprod"):
@@ -214,7 +229,10 @@ def test_op_exports_and_matches_the_eager_op(name, rng, tmp_path):
     for g, e in zip(got, expected):
         e = ops.convert_to_numpy(e)
         assert g.dtype == e.dtype, (g.dtype, e.dtype)
-        np.testing.assert_allclose(g, e, rtol=1e-5, atol=1e-5)
+        if c.op in EXACT:
+            np.testing.assert_array_equal(g, e)
+        else:
+            np.testing.assert_allclose(g, e, rtol=1e-5, atol=1e-5)
 
 
 def test_argpartition_exports_as_a_valid_partition(rng, tmp_path):

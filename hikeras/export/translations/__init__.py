@@ -21,6 +21,7 @@ from . import (  # noqa: F401  (each module registers its translations)
     resizing,
     scatter,
     shapes,
+    special_functions,
     trig,
 )
 from .registry import TRANSLATIONS, UNTRANSLATED, translate

@@ -19,10 +19,6 @@ UNTRANSLATED = {
     "softmax_cross_entropy": "a loss: not part of an inference graph",
     "sparse_softmax_cross_entropy": "a loss: not part of an inference graph",
     "sigmoid_cross_entropy": "a loss: not part of an inference graph",
-    "i0": "ONNX has no Bessel function, and no series or Chebyshev approximation of one "
-          "is written",
-    "nextafter": "the next float needs the float's bits, and ONNX cannot reinterpret a float "
-                 "as an integer (it has no bit cast)",
 }
 
 
