@@ -13,7 +13,16 @@ from .config import (
     set_image_data_format,
 )
 from .dispatch import apply, get_op, set_symbolic_interceptor
+from .dtypes import (
+    get_uid,
+    is_float_dtype,
+    is_int_dtype,
+    reset_uids,
+    result_type,
+    standardize_dtype,
+)
 from .executor import kahn_order
+from .numpy_backend.batch_threads import num_threads, set_num_threads
 from .numpy_backend.linalg import FUSED_DENSE_ACTIVATIONS
 from .registry import Op, OpRegistry
 from .selection import (
@@ -28,14 +37,53 @@ from .tape import GradientTape
 from .tensor import SymbolicDim, SymbolicTensor, Tensor, Variable, is_unknown_dim
 
 
-def clear_session():
-    """Kept for Keras compatibility: hikeras has no global graph or name counters."""
+def clear_session(free_memory=True):
+    """Resets `get_uid`'s counters; hikeras has no global graph to clear.
+
+    `free_memory` is accepted for Keras compatibility.
+    """
+    reset_uids()
+
+
+def is_keras_tensor(x):
+    """Whether `x` is a symbolic tensor (what `Input` and layers called on it return)."""
+    return isinstance(x, SymbolicTensor)
 
 
 __all__ = [
-    "FUSED_DENSE_ACTIVATIONS", "GradientTape", "Op", "OpRegistry", "REQUIRED_ATTRIBUTES",
-    "SymbolicDim", "SymbolicTensor", "Tensor", "Variable", "apply", "available_backends",
-    "backend", "clear_session", "epsilon", "floatx", "get_backend", "get_op",
-    "image_data_format", "is_unknown_dim", "kahn_order", "register_backend", "set_backend",
-    "set_epsilon", "set_symbolic_interceptor", "set_floatx", "set_image_data_format"
+    "FUSED_DENSE_ACTIVATIONS",
+    "REQUIRED_ATTRIBUTES",
+    "GradientTape",
+    "Op",
+    "OpRegistry",
+    "SymbolicDim",
+    "SymbolicTensor",
+    "Tensor",
+    "Variable",
+    "apply",
+    "available_backends",
+    "backend",
+    "clear_session",
+    "epsilon",
+    "floatx",
+    "get_backend",
+    "get_op",
+    "get_uid",
+    "image_data_format",
+    "is_float_dtype",
+    "is_int_dtype",
+    "is_keras_tensor",
+    "is_unknown_dim",
+    "kahn_order",
+    "num_threads",
+    "register_backend",
+    "reset_uids",
+    "result_type",
+    "set_backend",
+    "set_epsilon",
+    "set_floatx",
+    "set_image_data_format",
+    "set_num_threads",
+    "set_symbolic_interceptor",
+    "standardize_dtype",
 ]

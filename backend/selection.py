@@ -17,7 +17,8 @@ REQUIRED_ATTRIBUTES = {
     "ops": "an OpRegistry with every op of the numpy backend",
 }
 
-_BACKENDS = {"numpy": "hikeras.backend.numpy_backend"}
+_BACKENDS = {"numpy": "hikeras.backend.numpy_backend",
+             "numba": "hikeras.backend.numba_backend"}
 _loaded = {}
 _active = None
 

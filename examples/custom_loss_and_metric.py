@@ -5,7 +5,8 @@ images with one of 3 classes. The loss is a custom Dice + crossentropy
 function; the metric is a per-image macro F1 score computed with
 `ops.argmax`, `ops.cast` and `ops.sum` (not differentiable: fine for a
 metric, and hikeras would refuse it as a loss at the first step). The model
-is saved and reloaded with `custom_objects`.
+is saved (the file names the two functions, and `save()` warns that loading
+will need them) and reloaded with `custom_objects`.
 
 Run: python examples/custom_loss_and_metric.py
 """
@@ -69,8 +70,7 @@ def main(epochs=15):
 
     custom = {"dice_crossentropy": dice_crossentropy, "f1score": f1score}
     path = os.path.join(tempfile.mkdtemp(), "segmenter.h5")
-    with hikeras.saving.custom_object_scope(custom):
-        model.save(path)
+    model.save(path)  # warns: loading needs custom_objects={'dice_crossentropy': ..., ...}
     reloaded = hikeras.models.load_model(path, custom_objects=custom)
     again = reloaded.evaluate(x_test, y_test, verbose=0, return_dict=True)
     print(f"reloaded f1score {again['f1score']:.4f}")

@@ -42,23 +42,30 @@ from . import (  # noqa: E402
     applications,
     backend,
     callbacks,
+    config,
     data,
     datasets,
     distribute,
+    export,
+    dtype_policies,
     initializers,
     io,
     layers,
     losses,
     metrics,
+    mixed_precision,
     models,
     ops,
     optimizers,
+    preprocessing,
     random,
     regularizers,
     saving,
+    tree,
     utils,
 )
 from .backend import GradientTape  # noqa: E402
+from .dtype_policies import DTypePolicy, FloatDTypePolicy  # noqa: E402
 from .initializers import Initializer  # noqa: E402
 from .layers import Input, InputLayer, InputSpec, Layer  # noqa: E402
 from .layers.node import KerasTensor  # noqa: E402
@@ -76,9 +83,11 @@ def version():
 
 
 __all__ = [
-    "GradientTape", "Initializer", "Input", "InputLayer", "InputSpec", "KerasTensor", "Layer",
+    "DTypePolicy", "FloatDTypePolicy", "GradientTape", "Initializer", "Input", "InputLayer",
+    "InputSpec", "KerasTensor", "Layer",
     "Loss", "Metric", "Model", "Optimizer", "Regularizer", "Sequential", "Variable",
-    "activations", "backend", "callbacks", "data", "datasets", "distribute", "initializers",
-    "io", "layers", "losses", "metrics", "models", "ops", "optimizers", "random", "regularizers",
-    "saving", "utils", "version",
+    "activations", "backend", "callbacks", "config", "data", "datasets", "distribute",
+    "dtype_policies", "export", "initializers", "io", "layers", "losses", "metrics",
+    "mixed_precision", "models", "ops", "optimizers", "preprocessing", "random", "regularizers", "saving", "tree",
+    "utils", "version",
 ]

@@ -16,6 +16,7 @@ True
 
 from . import ops
 from .serialization import deserialize_keras_object, resolve, serialize_keras_object
+from .utils.remembered_logits import remember_logits
 
 
 def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
@@ -66,8 +67,11 @@ def relu6(x):
 
 
 def sigmoid(x):
-    """`1 / (1 + exp(-x))`."""
-    return ops.sigmoid(x)
+    """`1 / (1 + exp(-x))`; the crossentropy losses use `x` itself (see
+    `utils.remembered_logits`), as Keras 3 does."""
+    output = ops.sigmoid(x)
+    remember_logits(output, x, "sigmoid")
+    return output
 
 
 def tanh(x):
@@ -76,8 +80,11 @@ def tanh(x):
 
 
 def softmax(x, axis=-1):
-    """`exp(x) / sum(exp(x))` along `axis`: a probability distribution."""
-    return ops.softmax(x, axis=axis)
+    """`exp(x) / sum(exp(x))` along `axis`: a probability distribution. The
+    crossentropy losses use `x` itself (see `utils.remembered_logits`), as Keras 3 does."""
+    output = ops.softmax(x, axis=axis)
+    remember_logits(output, x, "softmax", axis)
+    return output
 
 
 def log_softmax(x, axis=-1):
@@ -140,12 +147,115 @@ def linear(x):
     return x
 
 
+def celu(x, alpha=1.0):
+    """Continuously differentiable ELU: `x` if `x > 0`, else `alpha * (exp(x / alpha) - 1)`."""
+    x = ops.convert_to_tensor(x)
+    return ops.relu(x) + ops.minimum(0.0, alpha * (ops.exp(x / alpha) - 1.0))
+
+
+def glu(x, axis=-1):
+    """Gated linear unit: splits `x` in two halves `a, b` along `axis`, returns `a * sigmoid(b)`."""
+    x = ops.convert_to_tensor(x)
+    if x.shape[axis] is not None and x.shape[axis] % 2:
+        raise ValueError("glu needs an even size along `axis` to split it in two halves. "
+                         f"Received: x.shape={tuple(x.shape)}, axis={axis}")
+    a, b = ops.split(x, 2, axis=axis)
+    return a * ops.sigmoid(b)
+
+
+def hard_shrink(x, threshold=0.5):
+    """`x` where `abs(x) > threshold`, else 0."""
+    x = ops.convert_to_tensor(x)
+    return ops.where(ops.greater(ops.abs(x), threshold), x, ops.zeros_like(x))
+
+
+def hard_tanh(x):
+    """`x` clipped to `[-1, 1]`."""
+    return ops.clip(x, -1.0, 1.0)
+
+
+def log_sigmoid(x):
+    """`log(sigmoid(x))`, computed stably as `-softplus(-x)`."""
+    return -ops.softplus(-ops.convert_to_tensor(x))
+
+
+def soft_shrink(x, threshold=0.5):
+    """Moves `x` towards 0 by `threshold`, and to 0 inside `[-threshold, threshold]`."""
+    x = ops.convert_to_tensor(x)
+    return ops.relu(x - threshold) - ops.relu(-x - threshold)
+
+
+def sparse_plus(x):
+    """0 below -1, `x` above 1, and `(x + 1)**2 / 4` between: a smooth ReLU with flat tails."""
+    x = ops.convert_to_tensor(x)
+    middle = ops.square(ops.clip(x, -1.0, 1.0) + 1.0) / 4.0
+    return ops.where(ops.greater_equal(x, 1.0), x, middle)
+
+
+def sparse_sigmoid(x):
+    """0 below -1, 1 above 1, and `(x + 1) / 2` between."""
+    return (ops.clip(x, -1.0, 1.0) + 1.0) / 2.0
+
+
+def sparsemax(x, axis=-1):
+    """Euclidean projection of `x` onto the probability simplex along `axis`.
+
+    Like softmax it gives probabilities that sum to 1, but exact zeros for
+    small logits. An element `z_j` is in the support when
+    `1 + z_j * k_j > s_j`, with `k_j` and `s_j` the count and the sum of the
+    elements `>= z_j`; comparing all pairs finds it without sorting, so the
+    result stays differentiable through `hikeras.ops`.
+    """
+    x = ops.convert_to_tensor(x)
+    last = len(x.shape) - 1
+    axis = axis % len(x.shape)
+    if axis != last:
+        x = ops.transpose(x, _swap(len(x.shape), axis, last))
+    row, column = ops.expand_dims(x, -1), ops.expand_dims(x, -2)
+    at_least = ops.cast(ops.greater_equal(column, row), x.dtype)  # [.., j, i]: z_i >= z_j
+    count = ops.sum(at_least, axis=-1)
+    total = ops.sum(at_least * column, axis=-1)
+    support = ops.cast(ops.greater(1.0 + x * count, total), x.dtype)
+    tau = (ops.sum(x * support, axis=-1, keepdims=True) - 1.0) / ops.sum(
+        support, axis=-1, keepdims=True)
+    out = ops.relu(x - tau)
+    if axis != last:
+        out = ops.transpose(out, _swap(len(x.shape), axis, last))
+    return out
+
+
+def _swap(ndim, a, b):
+    order = list(range(ndim))
+    order[a], order[b] = order[b], order[a]
+    return order
+
+
+def squareplus(x, b=4):
+    """`(x + sqrt(x**2 + b)) / 2`: a smooth ReLU without exponentials."""
+    x = ops.convert_to_tensor(x)
+    return (x + ops.sqrt(ops.square(x) + b)) / 2.0
+
+
+def tanh_shrink(x):
+    """`x - tanh(x)`."""
+    x = ops.convert_to_tensor(x)
+    return x - ops.tanh(x)
+
+
+def threshold(x, threshold, default_value):
+    """`x` where `x > threshold`, else `default_value`."""
+    x = ops.convert_to_tensor(x)
+    return ops.where(ops.greater(x, threshold), x, ops.full_like(x, default_value))
+
+
 swish = silu
 hard_swish = hard_silu
 
 ALL_OBJECTS_DICT = {fn.__name__: fn for fn in (
     relu, leaky_relu, relu6, sigmoid, tanh, softmax, log_softmax, softplus, softsign, elu,
-    selu, gelu, silu, hard_sigmoid, hard_silu, mish, exponential, linear,
+    selu, gelu, silu, hard_sigmoid, hard_silu, mish, exponential, linear, celu, glu,
+    hard_shrink, hard_tanh, log_sigmoid, soft_shrink, sparse_plus, sparse_sigmoid, sparsemax,
+    squareplus, tanh_shrink, threshold,
 )}
 ALL_OBJECTS_DICT.update({"swish": silu, "hard_swish": hard_silu})
 

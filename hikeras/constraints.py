@@ -77,6 +77,12 @@ class MinMaxNorm(Constraint):
                 "axis": self.axis}
 
 
+# Keras's lowercase names for the same classes.
+non_neg = NonNeg
+max_norm = MaxNorm
+unit_norm = UnitNorm
+min_max_norm = MinMaxNorm
+
 _BUILTINS = {
     "NonNeg": NonNeg, "non_neg": NonNeg, "MaxNorm": MaxNorm, "max_norm": MaxNorm,
     "UnitNorm": UnitNorm, "unit_norm": UnitNorm, "MinMaxNorm": MinMaxNorm,

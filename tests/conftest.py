@@ -14,7 +14,8 @@ must not depend on which tests ran before it:
 - a generator defined at module level may build constant tables while its
   module is imported, but once collection is over it is replaced by a guard
   that fails any test that draws from it;
-- a test that changes floatx, epsilon, the image data format or the active
+- a test that changes floatx, epsilon, the image data format, the dtype policy,
+  `max_epochs`, `max_steps_per_epoch`, interactive logging or the active
   backend and does not restore it errors at teardown (and the setting is
   restored, so the tests after it are unaffected);
 - what a test registers with `register_keras_serializable` is unregistered
@@ -31,7 +32,7 @@ import numpy as np
 import pytest
 
 import hikeras
-from hikeras import backend
+from hikeras import backend, config
 
 
 def node_seed(nodeid, purpose):
@@ -54,7 +55,9 @@ def _seed_global_generators(request):
 def _settings():
     return {"floatx": backend.floatx(), "epsilon": backend.epsilon(),
             "image_data_format": backend.image_data_format(),
-            "backend": backend.backend()}
+            "backend": backend.backend(), "dtype_policy": config.dtype_policy().name,
+            "max_epochs": config.max_epochs(), "max_steps_per_epoch": config.max_steps_per_epoch(),
+            "interactive_logging": config.is_interactive_logging_enabled()}
 
 
 def _restore(settings):
@@ -62,6 +65,13 @@ def _restore(settings):
     backend.set_floatx(settings["floatx"])
     backend.set_epsilon(settings["epsilon"])
     backend.set_image_data_format(settings["image_data_format"])
+    config.set_dtype_policy(None)
+    config.set_max_epochs(settings["max_epochs"])
+    config.set_max_steps_per_epoch(settings["max_steps_per_epoch"])
+    if settings["interactive_logging"]:
+        config.enable_interactive_logging()
+    else:
+        config.disable_interactive_logging()
 
 
 @pytest.fixture(autouse=True)

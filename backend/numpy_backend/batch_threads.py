@@ -16,7 +16,9 @@ OpenBLAS's own threads synchronise many times inside every product, and on a
 busy 2-core machine those waits were seen to make products several times
 slower than on one thread; chunks have no such cliff.
 
-The number of threads is `HIKERAS_NUM_THREADS` when set (1 turns this off),
+The number of threads is the one thread setting of hikeras: `set_num_threads(n)`
+(`hikeras.config.set_num_threads`), else `HIKERAS_NUM_THREADS` when set (1 turns this off;
+the variable also sets numpy's BLAS to that many threads when hikeras is imported),
 else the number of threads numpy's BLAS is set to use (`OPENBLAS_NUM_THREADS`,
 threadpoolctl, or `MPIStrategy`'s share of the cores per rank all set it):
 the kernels trade BLAS's parallelism for their own at the same thread count.
@@ -29,8 +31,12 @@ import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from .blas_threads import blas_thread_count, single_threaded_blas
+import numpy as np
 
+from .blas_threads import blas_thread_count, set_blas_thread_count, single_threaded_blas
+
+_chosen = None   # set_num_threads's count; None: the environment or BLAS decides
+_listeners = []
 _pool = None
 _pool_key = None
 _batch_kernels_seen = False
@@ -60,8 +66,41 @@ def declares_batch_kernel(shape_rule):
     return rule
 
 
+def set_num_threads(n):
+    """Makes hikeras compute with `n` threads: batch chunks, compiled loops and BLAS.
+
+    The one thread setting (`hikeras.config.set_num_threads`): it takes
+    precedence over `HIKERAS_NUM_THREADS`, sets numpy's BLAS to `n` threads
+    too, and is passed on to every listener (`on_thread_count_change`; the
+    numba backend sizes its thread pool with it). `None` returns to the
+    default, the environment variable or else BLAS's count.
+    """
+    global _chosen
+    if n is not None and (isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1):
+        raise ValueError("set_num_threads: n must be a positive integer or None. "
+                         f"Received: n={n!r}")
+    _chosen = None if n is None else int(n)
+    if _chosen is not None:
+        set_blas_thread_count(_chosen)
+    for listener in _listeners:
+        listener(num_threads())
+
+
+def thread_count_chosen():
+    """Whether the user fixed the count (`set_num_threads` or `HIKERAS_NUM_THREADS`)."""
+    return _chosen is not None or bool(os.environ.get("HIKERAS_NUM_THREADS", "").strip())
+
+
+def on_thread_count_change(listener):
+    """Calls `listener(count)` now and after every `set_num_threads`."""
+    _listeners.append(listener)
+    listener(num_threads())
+
+
 def num_threads():
-    """Threads a batch-parallel kernel uses: `HIKERAS_NUM_THREADS`, else BLAS's count."""
+    """Threads hikeras computes with: `set_num_threads`, `HIKERAS_NUM_THREADS`, else BLAS's count."""
+    if _chosen is not None:
+        return _chosen
     setting = os.environ.get("HIKERAS_NUM_THREADS", "").strip()
     if setting:
         try:
@@ -79,6 +118,19 @@ def num_threads():
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+def _apply_environment():
+    """`HIKERAS_NUM_THREADS` sets BLAS's thread count too, once, when hikeras is imported.
+
+    An invalid value is left for `num_threads` to report when a kernel runs.
+    """
+    setting = os.environ.get("HIKERAS_NUM_THREADS", "").strip()
+    if setting.isdigit() and int(setting) >= 1:
+        set_blas_thread_count(int(setting))
+
+
+_apply_environment()
 
 
 def _helpers(count):

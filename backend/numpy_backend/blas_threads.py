@@ -57,6 +57,12 @@ def blas_thread_count():
     return None if _CONTROLS is None else _CONTROLS[0]()
 
 
+def set_blas_thread_count(count):
+    """Sets the number of threads numpy's BLAS uses (nothing happens when it cannot be set)."""
+    if _CONTROLS is not None:
+        _CONTROLS[1](int(count))
+
+
 @contextlib.contextmanager
 def single_threaded_blas():
     """Runs the enclosed code with one BLAS thread, then restores the count."""

@@ -3,10 +3,11 @@ ModelCheckpoint watch, with its direction and the checks around it.
 
 Keras only warns when the monitored key is missing and then silently does
 nothing; here a typo is an error listing the keys that are logged. The key is
-checked at the end of the first training batch (so a mistake surfaces before
-the first epoch has been spent) and again at each epoch end. A `val_` key is
-allowed to be absent at the end of an epoch without validation (with
-`validation_freq > 1`): then the callback skips that epoch.
+checked at each epoch end, when every earlier callback has had its turn: all
+callbacks share one logs dict, in order, so a key an earlier callback adds in
+`on_epoch_end` counts (as in Keras). A `val_` key is allowed to be absent at
+the end of an epoch without validation (with `validation_freq > 1`): then the
+callback skips that epoch.
 """
 
 import math
@@ -77,24 +78,28 @@ class Monitor:
             )
 
     def check_batch_logs(self, logs, params, model=None):
-        """Raises if `monitor` can never appear in this run's logs (checked once)."""
-        if self._checked or not logs:
+        """Settles the direction once the monitored key is seen in a batch's logs.
+
+        A key missing here is no error yet: a callback may add it at epoch end.
+        """
+        if self._checked or not logs or self.monitor not in available_keys(logs, params):
             return
         self._checked = True
-        keys = available_keys(logs, params)
-        plausible_val = (self.monitor.startswith("val_") and self.base_name in logs
-                         and params.get("do_validation", True))
-        if self.monitor not in keys and not plausible_val:
-            raise_missing(self.owner, "monitor", self.monitor, keys)
         self._require_mode(model)
 
-    def value(self, logs, model=None):
-        """The monitored value at epoch end, or None if validation did not run."""
+    def value(self, logs, model=None, params=None):
+        """The monitored value at epoch end, or None if validation did not run this epoch.
+
+        A `val_` key in a run without validation data is an error, unless an
+        earlier callback logged it.
+        """
         logs = logs or {}
         if self.monitor in logs:
             self._require_mode(model)
             return float(np.asarray(logs[self.monitor]))
-        if self.monitor.startswith("val_") and not any(k.startswith("val_") for k in logs):
+        validating = (params or {}).get("do_validation", True)
+        if validating and self.monitor.startswith("val_") and not any(
+                k.startswith("val_") for k in logs):
             return None
         raise_missing(self.owner, "monitor", self.monitor, sorted(logs))
 

@@ -67,7 +67,7 @@ class EarlyStopping(Callback):
         self._monitor.check_batch_logs(logs, self.params, self.model)
 
     def on_epoch_end(self, epoch, logs=None):
-        current = self._monitor.value(logs, self.model)
+        current = self._monitor.value(logs, self.model, self.params)
         if current is None or epoch < self.start_from_epoch:
             return
         if self.restore_best_weights and self.best_weights is None:
@@ -97,7 +97,7 @@ class EarlyStopping(Callback):
 
     def get_monitor_value(self, logs):
         """The monitored value in `logs` (None for an epoch without validation)."""
-        return self._monitor.value(logs, self.model)
+        return self._monitor.value(logs, self.model, self.params)
 
     def _get_state(self):
         return {"wait": self.wait, "stopped_epoch": self.stopped_epoch, "best": self.best,

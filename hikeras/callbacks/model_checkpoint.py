@@ -164,7 +164,7 @@ class ModelCheckpoint(Callback):
     def _save(self, epoch, batch, logs):
         path = self._path(epoch, batch, logs)
         if self.save_best_only:
-            current = self._monitor.value(logs, self.model)
+            current = self._monitor.value(logs, self.model, self.params)
             if current is None:
                 return
             reference = self.best if self.best is not None else self._monitor.worst

@@ -2,12 +2,14 @@
 
 `verbose=1` shows a live bar with the running loss and metrics; `verbose=2`
 prints one line per epoch; `verbose=0` prints nothing. `"auto"` means 1 on
-an interactive terminal and 2 otherwise (so logs of batch jobs stay short).
+an interactive terminal and 2 otherwise (so logs of batch jobs stay short);
+`hikeras.config.disable_interactive_logging()` turns 1 into 2.
 """
 
 import sys
 import time
 
+from .. import config
 from .callback import Callback
 
 
@@ -45,7 +47,10 @@ class ProgbarLogger(Callback):
 
     @property
     def _verbose(self):
-        return self.params.get("verbose", 1)
+        verbose = self.params.get("verbose", 1)
+        if verbose == 1 and not config.is_interactive_logging_enabled():
+            return 2  # one plain line per epoch instead of a bar redrawn in place
+        return verbose
 
     def on_train_begin(self, logs=None):
         self._mode = "train"

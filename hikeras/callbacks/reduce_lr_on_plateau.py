@@ -80,7 +80,7 @@ class ReduceLROnPlateau(Callback):
     def on_epoch_end(self, epoch, logs=None):
         logs = logs if logs is not None else {}
         logs["learning_rate"] = current_learning_rate(self.model, "ReduceLROnPlateau")
-        current = self._monitor.value(logs, self.model)
+        current = self._monitor.value(logs, self.model, self.params)
         if current is None:
             return
         if self.best is None:

@@ -28,10 +28,28 @@ from .random_initializers import (
     TruncatedNormal,
     VarianceScaling,
 )
+from .stft_initializer import STFT, STFTInitializer, stft
 
 # Keras's other exported names for the same classes.
 OrthogonalInitializer = Orthogonal
 IdentityInitializer = Identity
+
+# ...and the lowercase names Keras exports for them (classes, not functions).
+constant = Constant
+identity = Identity
+ones = Ones
+zeros = Zeros
+glorot_normal = GlorotNormal
+glorot_uniform = GlorotUniform
+he_normal = HeNormal
+he_uniform = HeUniform
+lecun_normal = LecunNormal
+lecun_uniform = LecunUniform
+orthogonal = Orthogonal
+random_normal = RandomNormal
+random_uniform = RandomUniform
+truncated_normal = TruncatedNormal
+variance_scaling = VarianceScaling
 
 _CLASSES = (
     Initializer, Constant, Identity, Ones, Zeros, GlorotNormal, GlorotUniform, HeNormal,
@@ -52,6 +70,9 @@ ALL_OBJECTS_DICT.update({
     "orthogonal_initializer": Orthogonal,
     "IdentityInitializer": Identity,
     "identity_initializer": Identity,
+    "STFT": STFT,
+    "STFTInitializer": STFT,
+    "stft": STFT,
     "uniform": RandomUniform,
     "normal": RandomNormal,
     "one": Ones,
@@ -80,8 +101,44 @@ def get(identifier):
 
 
 __all__ = [
-    "Constant", "GlorotNormal", "GlorotUniform", "HeNormal", "HeUniform", "Identity",
-    "IdentityInitializer", "Initializer", "LecunNormal", "LecunUniform", "Ones", "Orthogonal",
-    "OrthogonalInitializer", "RandomNormal", "RandomUniform", "TruncatedNormal",
-    "VarianceScaling", "Zeros", "compute_fans", "deserialize", "get", "serialize",
+    "STFT",
+    "Constant",
+    "GlorotNormal",
+    "GlorotUniform",
+    "HeNormal",
+    "HeUniform",
+    "Identity",
+    "IdentityInitializer",
+    "Initializer",
+    "LecunNormal",
+    "LecunUniform",
+    "Ones",
+    "Orthogonal",
+    "OrthogonalInitializer",
+    "RandomNormal",
+    "RandomUniform",
+    "STFTInitializer",
+    "TruncatedNormal",
+    "VarianceScaling",
+    "Zeros",
+    "compute_fans",
+    "constant",
+    "deserialize",
+    "get",
+    "glorot_normal",
+    "glorot_uniform",
+    "he_normal",
+    "he_uniform",
+    "identity",
+    "lecun_normal",
+    "lecun_uniform",
+    "ones",
+    "orthogonal",
+    "random_normal",
+    "random_uniform",
+    "serialize",
+    "stft",
+    "truncated_normal",
+    "variance_scaling",
+    "zeros",
 ]

@@ -23,6 +23,7 @@ from .. import constraints, initializers, ops, regularizers
 from ..backend import SymbolicTensor
 from ..ops.core import tracing_layer_call
 from ..utils import tree
+from ..dtype_policies import DTypePolicy
 from ..utils.dtype_utils import standardize_dtype
 from ..variables import Variable
 from .input_spec import check_input_spec
@@ -44,6 +45,41 @@ def to_snake_case(name):
 
 
 _BASE_KWARGS = ("input_shape", "batch_input_shape", "batch_size", "input_dim", "batch_shape")
+_JSON_SCALARS = (type(None), bool, int, float, str)
+
+
+def _is_plain_value(value):
+    if isinstance(value, (list, tuple)):
+        return all(_is_plain_value(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _is_plain_value(v) for k, v in value.items())
+    return isinstance(value, _JSON_SCALARS)
+
+
+def auto_config_arguments(layer):
+    """`(recorded, left_out)`: the constructor arguments a layer was given, as Keras 3
+    records them for a subclass without its own `get_config()`.
+
+    Plain values (numbers, strings, lists and dicts of them) are recorded;
+    `left_out` names the others, which a config cannot hold.
+    """
+    args, kwargs = getattr(layer, "_constructor_arguments", ((), {}))
+    try:
+        bound = inspect.signature(type(layer).__init__).bind(layer, *args, **kwargs)
+    except TypeError:
+        return {}, []
+    recorded, left_out = {}, []
+    for name, value in list(bound.arguments.items())[1:]:
+        parameter = bound.signature.parameters[name]
+        if parameter.kind is parameter.VAR_KEYWORD:
+            continue
+        if parameter.kind is parameter.VAR_POSITIONAL:
+            left_out.append(name)
+        elif _is_plain_value(value):
+            recorded[name] = list(value) if isinstance(value, tuple) else value
+        else:
+            left_out.append(name)
+    return recorded, left_out
 
 
 class Layer:
@@ -78,10 +114,18 @@ class Layer:
             def wrapped(self, *args, **kw):
                 result = build(self, *args, **kw)
                 self.built = True
+                if getattr(self, "_build_shapes", None) is None and len(args) == 1:
+                    self._build_shapes = args[0]  # for get_build_config
                 return result
 
             wrapped._marks_built = True
             cls.build = wrapped
+
+    def __new__(cls, *args, **kwargs):
+        # Kept for `get_config` of subclasses that do not write their own (see there).
+        instance = super().__new__(cls)
+        instance._constructor_arguments = (args, kwargs)
+        return instance
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         unknown = set(kwargs) - set(_BASE_KWARGS)
@@ -410,6 +454,77 @@ class Layer:
         """The layer's computation; subclasses override it."""
         return inputs
 
+    def get_build_config(self):
+        """`{"input_shape": ...}`, the shape the layer was built for; None if unbuilt.
+
+        `build_from_config` reads it back, as Keras does when it loads a file.
+        """
+        if not self.built or self._build_shapes is None:
+            return None
+        return {"input_shape": self._build_shapes}
+
+    def build_from_config(self, config):
+        """Builds the layer for the shape `get_build_config` recorded (nothing for None)."""
+        if not config:
+            return
+        if not isinstance(config, dict) or "input_shape" not in config:
+            raise ValueError(f"Layer '{self.name}' expects a build config with 'input_shape'. "
+                             f"Received: config={config!r}")
+        if self.built:
+            return
+        shape = config["input_shape"]
+        shape = tuple(shape) if _is_shape(shape) else shape
+        self.build(shape)
+        self._build_shapes = shape
+        self.built = True
+        self._update_weight_paths()
+
+    def stateless_call(self, trainable_variables, non_trainable_variables, *args,
+                       return_losses=False, **kwargs):
+        """Calls the layer with the given variable values, leaving its own untouched.
+
+        Args:
+            trainable_variables, non_trainable_variables: arrays in the order of
+                `self.trainable_variables` and `self.non_trainable_variables`.
+            *args, **kwargs: the call's arguments.
+            return_losses: also return the losses the call added.
+
+        Returns:
+            `(outputs, non_trainable_values)` (plus the losses with
+            `return_losses`): the non-trainable values after the call (a
+            BatchNormalization's moving statistics, say), while the layer's
+            variables keep the values they had before.
+        """
+        if not self.built:
+            raise ValueError(f"Layer '{self.name}' must be built before `stateless_call`.")
+        trainable, non_trainable = self.trainable_variables, self.non_trainable_variables
+        for given, own, kind in ((trainable_variables, trainable, "trainable_variables"),
+                                 (non_trainable_variables, non_trainable,
+                                  "non_trainable_variables")):
+            if len(given) != len(own):
+                raise ValueError(f"Layer '{self.name}' has {len(own)} {kind}. "
+                                 f"Received: {len(given)} values")
+        saved = [np.copy(v.value) for v in trainable + non_trainable]
+        try:
+            for variable, value in zip(trainable + non_trainable,
+                                       list(trainable_variables) + list(non_trainable_variables)):
+                variable.assign(value)
+            outputs = self(*args, **kwargs)
+            new_non_trainable = [np.copy(v.value) for v in non_trainable]
+            losses = list(self.losses)
+        finally:
+            for variable, value in zip(trainable + non_trainable, saved):
+                variable.assign(value)
+        if return_losses:
+            return outputs, new_non_trainable, losses
+        return outputs, new_non_trainable
+
+    def quantize(self, mode=None, **kwargs):
+        """Not supported: hikeras runs in float dtypes only."""
+        raise NotImplementedError(
+            f"Quantization is not supported by hikeras. Received: mode={mode!r} for "
+            f"'{self.name}'")
+
     def _maybe_build(self, inputs):
         if self.built:
             return
@@ -631,12 +746,30 @@ class Layer:
             )
         return self._inbound_nodes[0]
 
+    @property
+    def dtype_policy(self):
+        """The layer's `DTypePolicy`: weights and computations both in `self.dtype`."""
+        return DTypePolicy(self.dtype)
+
+    @property
+    def compute_dtype(self):
+        """The dtype the layer computes in (`self.dtype`: hikeras has no mixed policies)."""
+        return self.dtype
+
+    @property
+    def variable_dtype(self):
+        """The dtype of the layer's weights (`self.dtype`)."""
+        return self.dtype
+
     # ------------------------------------------------------------ serialisation
     def get_config(self):
         """The constructor arguments that recreate this layer (without weights)."""
         config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = self._batch_input_shape
+        if type(self).get_config is Layer.get_config:
+            # A subclass without its own get_config(): its constructor's arguments, as Keras 3.
+            config = {**auto_config_arguments(self)[0], **config}
         return config
 
     # Config entries that hold serialised layers (a wrapper's layer, an RNN's

@@ -13,6 +13,7 @@ False
 """
 
 from ..serialization import deserialize_keras_object, resolve, serialize_keras_object
+from .circle import Circle, circle
 from .loss import (
     ALL_OBJECTS_DICT,
     Loss,
@@ -83,6 +84,7 @@ from .losses import (
 )
 
 ALL_OBJECTS_DICT.update({cls.__name__: cls for cls in LOSS_CLASSES})
+ALL_OBJECTS_DICT.update({"Circle": Circle, "circle": circle})
 ALL_OBJECTS_DICT.update({fn.__name__: fn for fn in LOSS_FUNCTIONS})
 ALL_OBJECTS_DICT.update(ALIASES)
 
@@ -109,13 +111,13 @@ def get(identifier):
 __all__ = [
     "BCE", "BinaryCrossentropy", "BinaryFocalCrossentropy", "CategoricalCrossentropy",
     "CategoricalFocalCrossentropy", "CategoricalGeneralizedCrossEntropy", "CategoricalHinge",
-    "CTC", "CosineSimilarity", "Dice", "Hinge", "Huber",
+    "CTC", "Circle", "CosineSimilarity", "Dice", "Hinge", "Huber",
     "KLD", "KLDivergence", "LogCosh", "Loss", "LossFunctionWrapper", "MAE", "MAPE", "MSE",
     "MSLE", "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredError",
     "MeanSquaredLogarithmicError", "Poisson", "SparseCategoricalCrossentropy", "SquaredHinge",
     "Tversky", "bce", "binary_crossentropy", "binary_focal_crossentropy",
     "categorical_crossentropy", "categorical_focal_crossentropy",
-    "categorical_generalized_cross_entropy", "categorical_hinge", "cosine_similarity", "ctc",
+    "categorical_generalized_cross_entropy", "categorical_hinge", "circle", "cosine_similarity", "ctc",
     "deserialize", "dice",
     "get", "hinge", "huber", "kl_divergence", "kld", "kullback_leibler_divergence", "log_cosh",
     "logcosh", "mae", "mape", "mean_absolute_error", "mean_absolute_percentage_error",

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import ops
 from ..backend import Tensor
+from ..utils.remembered_logits import remembered_logits
 from .loss import Loss, LossFunctionWrapper, as_tensor_or_array, squeeze_or_expand_to_same_rank
 
 
@@ -44,6 +45,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     >>> np.round(binary_crossentropy(y_true, y_pred), 3).tolist()
     [0.916, 0.714]
     """
+    y_pred, from_logits = _logits_if_remembered(y_pred, from_logits, "sigmoid")
     y_pred = as_tensor_or_array(y_pred)
     y_true = as_tensor_or_array(y_true, y_pred.dtype)
     y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
@@ -89,6 +91,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     """
     if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
         raise ValueError(f"`axis` must be an int. Received: axis={axis!r}")
+    y_pred, from_logits = _logits_if_remembered(y_pred, from_logits, "softmax", axis)
     y_pred = as_tensor_or_array(y_pred)
     y_true = as_tensor_or_array(y_true, y_pred.dtype)
     if _shape(y_true) != _shape(y_pred):
@@ -138,6 +141,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
     >>> np.round(sparse_categorical_crossentropy(np.array([1, 2]), y_pred), 4).tolist()
     [0.0513, 2.3026]
     """
+    y_pred, from_logits = _logits_if_remembered(y_pred, from_logits, "softmax", axis)
     y_pred = as_tensor_or_array(y_pred)
     labels, valid = _sparse_labels(y_true, y_pred, axis, ignore_class)
     values = ops.sparse_categorical_crossentropy(labels, y_pred, from_logits=from_logits,
@@ -145,6 +149,15 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
     if valid is not None:
         values = ops.where(valid, values, np.zeros((), dtype=values.dtype))
     return values
+
+
+def _logits_if_remembered(y_pred, from_logits, kind, axis=-1):
+    """`(logits, True)` when `y_pred` is a softmax/sigmoid output whose logits are known
+    (Keras 3 computes the crossentropy from them), else `(y_pred, from_logits)`."""
+    if from_logits:
+        return y_pred, from_logits
+    logits = remembered_logits(y_pred, kind, axis)
+    return (y_pred, False) if logits is None else (logits, True)
 
 
 def _sparse_labels(y_true, y_pred, axis, ignore_class):

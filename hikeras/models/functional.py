@@ -6,8 +6,11 @@ the model walks that schedule, keeping each intermediate value only until its
 last consumer has run.
 """
 
+import warnings
+
 import numpy as np
 
+from .. import ops
 from ..backend import kahn_order
 from ..layers.layer import flat_masks
 from ..layers.node import KerasTensor
@@ -28,10 +31,10 @@ class Functional(Model):
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         super().__init__(name=name, trainable=trainable, **kwargs)
-        self._inputs_struct = inputs
-        self._outputs_struct = outputs
-        self.inputs = tree.flatten(inputs)
-        self.outputs = tree.flatten(outputs)
+        self._inputs_struct = _sorted_if_dict(inputs)
+        self._outputs_struct = _sorted_if_dict(outputs)
+        self.inputs = tree.flatten(self._inputs_struct)
+        self.outputs = tree.flatten(self._outputs_struct)
         for t in self.inputs + self.outputs:
             if not isinstance(t, KerasTensor):
                 raise ValueError(
@@ -182,12 +185,33 @@ class Functional(Model):
             kwargs = dict(kwargs, mask=mask)
         return self._call_with_context(args, kwargs, call=self._run_graph)
 
+    def _adjust_input_rank(self, spec, x):
+        """Adds or removes a trailing axis of size 1, as Keras 3 does, with a warning
+        (once per input): `(N, 28, 28)` feeds `Input(shape=(28, 28, 1))`."""
+        expected, rank = spec.shape, len(x.shape)
+        if rank == len(expected) - 1 and expected[-1] == 1:
+            adjusted, how = ops.expand_dims(x, -1), "added"
+        elif rank == len(expected) + 1 and x.shape[-1] == 1:
+            adjusted, how = ops.squeeze(x, -1), "removed"
+        else:
+            return x
+        name = spec._keras_history.layer.name
+        warned = self.__dict__.setdefault("_rank_warned", set())
+        if name not in warned:
+            warned.add(name)
+            warnings.warn(
+                f"Input '{name}' of model '{self.name}' expects shape {expected}; the data of "
+                f"shape {tuple(x.shape)} had a trailing axis of size 1 {how} to fit.",
+                stacklevel=2)
+        return adjusted
+
     def _conform_input(self, spec, x):
         """Checks a model input against its `Input` and casts floats to its dtype."""
         if isinstance(x, KerasTensor):
             return x
         if not hasattr(x, "shape"):
             x = np.asarray(x)
+        x = self._adjust_input_rank(spec, x)
         shape = tuple(x.shape)
         expected = spec.shape
         if len(shape) != len(expected) or any(
@@ -202,6 +226,24 @@ class Functional(Model):
                 np.issubdtype(spec.dtype, np.floating)):
             x = x.astype(spec.dtype)
         return x
+
+    @property
+    def input(self):
+        """The model's symbolic inputs, as given to `Model(inputs, ...)` (Keras 3)."""
+        return self._inputs_struct
+
+    @property
+    def output(self):
+        """The model's symbolic outputs, as given to `Model(..., outputs)` (Keras 3)."""
+        return self._outputs_struct
+
+    @property
+    def input_shape(self):
+        return tree.map_structure(lambda t: t.shape, self._inputs_struct)
+
+    @property
+    def output_shape(self):
+        return tree.map_structure(lambda t: t.shape, self._outputs_struct)
 
     def compute_output_spec(self, inputs, training=None, mask=None):
         return self.call(inputs, training=training, mask=mask)
@@ -264,3 +306,11 @@ def _lookup(values, a):
 
 def _creation_order(node):
     return node.index
+
+
+def _sorted_if_dict(structure):
+    """A dict of inputs/outputs in key order: Keras 3 flattens dicts sorted by key, which
+    fixes `model.outputs`, `output_names` and so the layer order its files rely on."""
+    if isinstance(structure, dict):
+        return {key: structure[key] for key in sorted(structure)}
+    return structure

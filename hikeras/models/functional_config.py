@@ -43,13 +43,35 @@ def has_builtin_node(layer):
     return getattr(layer, "_input_layer", None) is not None  # Sequential with an Input
 
 
+def _is_sequential_with_input(layer):
+    return getattr(layer, "_input_layer", None) is not None and not hasattr(
+        layer, "_nodes_in_order")
+
+
+def _numbered_from_one(layer, keras3):
+    """Keras 2 numbering, except for a nested `Sequential`: it is written without its
+    `InputLayer` entry (see `_nested_entry`), so both tf.keras and Keras 3 number its
+    calls from 0; Keras 3 rejects the numbering from 1 that tf.keras writes for it."""
+    return not keras3 and has_builtin_node(layer) and not _is_sequential_with_input(layer)
+
+
+def _nested_entry(layer, keras3):
+    """A layer's `{"class_name", "config"}`; a nested `Sequential` without its
+    `InputLayer` in the Keras 2 dialect (the outer graph gives it its input)."""
+    entry = serialize_keras_object(layer)
+    if not keras3 and _is_sequential_with_input(layer):
+        entry["config"] = {**entry["config"], "layers": [
+            c for c in entry["config"]["layers"] if c.get("class_name") != "InputLayer"]}
+    return entry
+
+
 def _model_node_indices(model, keras3):
     """`{id(node): index among the layer's nodes that belong to this model}`."""
     members = {id(n) for n in model._nodes_in_order}
     members.update(id(t._keras_history.layer._inbound_nodes[0]) for t in model.inputs)
     index = {}
     for layer in model.layers:
-        k = 1 if not keras3 and has_builtin_node(layer) else 0
+        k = 1 if _numbered_from_one(layer, keras3) else 0
         for node in layer._inbound_nodes:
             if id(node) in members:
                 index[id(node)] = k
@@ -78,7 +100,7 @@ def functional_config(model):
             first, kwargs = _call_arguments(node, node_index)
             inbound.append([_tensor_ref(t, node_index) + [kwargs] for t in tree.flatten(first)
                             if isinstance(t, KerasTensor)])
-        entry = serialize_keras_object(layer)
+        entry = _nested_entry(layer, keras3)
         entry["name"] = layer.name
         entry["inbound_nodes"] = inbound
         layers.append(entry)
@@ -86,9 +108,17 @@ def functional_config(model):
         "name": model.name,
         "trainable": model.trainable,
         "layers": layers,
-        "input_layers": [_tensor_ref(t, node_index) for t in model.inputs],
-        "output_layers": [_tensor_ref(t, node_index) for t in model.outputs],
+        "input_layers": _refs(model._inputs_struct, model.inputs, node_index),
+        "output_layers": _refs(model._outputs_struct, model.outputs, node_index),
     }
+
+
+def _refs(struct, flat, node_index):
+    """The model's inputs/outputs as triples: a dict keyed as the user gave it (as Keras 3
+    writes it), else a list."""
+    if isinstance(struct, dict):
+        return {key: _tensor_ref(t, node_index) for key, t in struct.items()}
+    return [_tensor_ref(t, node_index) for t in flat]
 
 
 def functional_from_config(functional_class, config, custom_objects=None):
@@ -135,10 +165,8 @@ def functional_from_config(functional_class, config, custom_objects=None):
                     "produced. The file may be corrupt."
                 )
             pending = remaining
-        inputs = [_resolve(outputs_by_layer, e) for e in _triples(config["input_layers"])]
-        outputs = [_resolve(outputs_by_layer, e) for e in _triples(config["output_layers"])]
-        return functional_class(inputs if len(inputs) > 1 else inputs[0],
-                                outputs if len(outputs) > 1 else outputs[0],
+        return functional_class(_endpoints(outputs_by_layer, config["input_layers"]),
+                                _endpoints(outputs_by_layer, config["output_layers"]),
                                 name=config.get("name"),
                                 trainable=config.get("trainable", True))
 
@@ -183,6 +211,14 @@ def _keras3_tensors(value):
     if isinstance(value, list):
         return [t for v in value for t in _keras3_tensors(v)]
     return []
+
+
+def _endpoints(outputs_by_layer, spec):
+    """The tensors named by `input_layers`/`output_layers`: one, a list, or a dict."""
+    if isinstance(spec, dict):
+        return {key: _resolve(outputs_by_layer, e) for key, e in spec.items()}
+    tensors = [_resolve(outputs_by_layer, e) for e in _triples(spec)]
+    return tensors if len(tensors) > 1 else tensors[0]
 
 
 def _triples(spec):

@@ -80,6 +80,16 @@ class Model(SavingMixin, Trainer, Layer):
         Layer.__init__(self, **kwargs)
         Trainer.__init__(self)
 
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A model from `get_config()` output; a functional model's config (with
+        `layers`, `input_layers` and `output_layers`) rebuilds its graph, as in Keras 3."""
+        functional = Model._functional_class
+        if {"layers", "input_layers", "output_layers"} <= set(config) and (
+                cls is Model or issubclass(cls, functional)):
+            return functional.from_config(config, custom_objects)
+        return super().from_config(config, custom_objects)
+
     def _maybe_build(self, inputs):
         if self.built:
             return

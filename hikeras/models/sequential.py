@@ -190,8 +190,13 @@ class Sequential(Model):
 
     # ----------------------------------------------------------- serialisation
     def get_config(self):
-        layers = [serialize(l) for l in ([self._input_layer] if self._input_layer else [])
-                  + self._stack]
+        layers = [serialize(l) for l in self._stack]
+        if self._input_layer is not None:
+            # The InputLayer holds the input shape; a layer repeating it as
+            # `batch_input_shape` would be rejected by Keras 3.
+            for entry in layers:
+                entry["config"].pop("batch_input_shape", None)
+            layers.insert(0, serialize(self._input_layer))
         return {"name": self.name, "layers": layers}
 
     @classmethod

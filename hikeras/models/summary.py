@@ -53,24 +53,37 @@ def _tensor_shapes(outputs):
     return outputs.shape
 
 
+def _emit_nested(layer, emit, functional, show_trainable, depth):
+    """The rows of a nested model's own layers, indented by `depth`."""
+    if not (hasattr(layer, "_nodes_in_order") or hasattr(layer, "_graph")) or not layer.built:
+        return
+    for inner, shape, _ in _rows(layer):
+        if isinstance(inner, InputLayer):
+            continue
+        params = inner.count_params() if inner.built else 0
+        fields = ["  " * depth + f"{inner.name} ({type(inner).__name__})", shape, f"{params:,}"]
+        if functional:
+            fields.append("")
+        if show_trainable:
+            fields.append("Y" if inner.trainable else "N")
+        emit(fields)
+        _emit_nested(inner, emit, functional, show_trainable, depth + 1)
+
+
 def print_summary(model, line_length=None, positions=None, print_fn=None, expand_nested=False,
                   show_trainable=False):
     """Prints a table of the model's layers, output shapes and parameter counts.
 
     Args:
-        model: a built model.
+        model: a model; the layers of an unbuilt one show shape `?` and
+            `0 (unbuilt)` parameters, as in Keras 3.
         line_length: total width (default 65, or 98 for functional models).
         positions: column right edges, as fractions or absolute positions.
         print_fn: called with each line (default `print`).
-        expand_nested, show_trainable: accepted for Keras compatibility;
-            `show_trainable` adds a Trainable column.
+        expand_nested: also list the layers of nested models, indented
+            under the model's row (recursively).
+        show_trainable: add a Trainable column.
     """
-    if not model.built:
-        raise ValueError(
-            f"Model '{model.name}' has not been built yet, so it has no summary. Build it "
-            "by starting with `hikeras.Input(shape)`, calling `build(input_shape)`, or "
-            "calling it on a batch of data."
-        )
     print_fn = print_fn or print
     functional = getattr(model, "_nodes_in_order", None) is not None
     line_length = line_length or (98 if functional else 65)
@@ -90,7 +103,8 @@ def print_summary(model, line_length=None, positions=None, print_fn=None, expand
             if i > 0:
                 line = line[:-1] + " "
             line += str(field)
-            line = line[:positions[i]]
+            if i < len(fields) - 1:  # the last column may run past the line (Keras's too)
+                line = line[:positions[i]]
             line += " " * (positions[i] - len(line))
         print_fn(line.rstrip())
 
@@ -100,8 +114,8 @@ def print_summary(model, line_length=None, positions=None, print_fn=None, expand
     print_fn("=" * line_length)
     rows = _rows(model)
     for i, (layer, shape, connected) in enumerate(rows):
-        params = layer.count_params() if layer.built else 0
-        fields = [f"{layer.name} ({type(layer).__name__})", shape, f"{params:,}"]
+        params = f"{layer.count_params():,}" if layer.built else "0 (unbuilt)"
+        fields = [f"{layer.name} ({type(layer).__name__})", shape, params]
         if functional:
             fields.append(connected[0] if connected else "[]")
         if show_trainable:
@@ -109,6 +123,8 @@ def print_summary(model, line_length=None, positions=None, print_fn=None, expand
         emit(fields)
         for extra in (connected or [])[1:]:
             emit(["", "", ""] + [extra])
+        if expand_nested:
+            _emit_nested(layer, emit, functional, show_trainable, depth=1)
         print_fn("=" * line_length if i == len(rows) - 1 else "")
     total = _count(model.weights)
     trainable = _count(model.trainable_weights)

@@ -1,4 +1,8 @@
-"""Neural-network ops: activations, `one_hot`, the cross-entropies and CTC.
+"""Neural-network ops (`keras.ops.nn`): activations, `one_hot`, the cross-entropies and CTC.
+
+This module is the namespace: the composed activations, the convolution and
+pooling family and the normalisations live in `nn_activations.py`,
+`nn_conv.py` and `nn_normalization.py` and are re-exported here.
 
 The cross-entropies follow Keras 3's numerics. On probabilities
 (`from_logits=False`) the prediction is clipped once to
@@ -17,12 +21,72 @@ backend's fused, numerically stable kernels.
 import numpy as np
 
 from .. import backend
-from .core import cast, operands, shape, tensor_operand
+from .core import cast, convert_to_numpy, operands, shape, tensor_operand
+from .nn_activations import (
+    celu,
+    glu,
+    hard_shrink,
+    hard_tanh,
+    log_sigmoid,
+    soft_shrink,
+    sparse_plus,
+    sparse_sigmoid,
+    sparsemax,
+    squareplus,
+    tanh_shrink,
+    threshold,
+)
+from .nn_conv import (
+    adaptive_average_pool,
+    adaptive_max_pool,
+    average_pool,
+    conv,
+    conv_transpose,
+    depth_to_space,
+    depthwise_conv,
+    fold,
+    max_pool,
+    separable_conv,
+    space_to_depth,
+    unfold,
+)
+from .nn_normalization import (
+    batch_normalization,
+    layer_normalization,
+    moments,
+    normalize,
+    psnr,
+    rms_normalization,
+)
 from .numpy import (
-    add, clip, divide, equal, expand_dims, log, multiply, negative, squeeze, subtract, sum,
+    add,
+    clip,
+    divide,
+    einsum,
+    equal,
+    expand_dims,
+    log,
+    multiply,
+    negative,
+    squeeze,
+    subtract,
+    sum,
 )
 
 _apply = backend.apply
+
+__all__ = [
+    "adaptive_average_pool", "adaptive_max_pool", "average_pool", "batch_normalization",
+    "binary_crossentropy", "categorical_crossentropy", "celu", "conv", "conv_transpose",
+    "ctc_decode", "ctc_loss", "depth_to_space", "depthwise_conv", "dot_product_attention", "elu",
+    "fold", "gelu", "glu", "hard_shrink", "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh",
+    "layer_normalization", "leaky_relu", "log_sigmoid", "log_softmax", "max_pool", "moments",
+    "multi_hot", "normalize", "one_hot", "polar", "psnr", "relu", "relu6", "rms_normalization",
+    "selu", "separable_conv", "sigmoid", "silu", "soft_shrink", "softmax", "softplus",
+    "softsign", "space_to_depth", "sparse_categorical_crossentropy", "sparse_plus",
+    "sparse_sigmoid", "sparsemax", "squareplus", "swish", "tanh", "tanh_shrink", "threshold",
+    "unfold",
+]
 
 
 def _activation(name):
@@ -228,19 +292,106 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
 
 
 def dot_product_attention(query, key, value, bias=None, mask=None, scale=None,
-                          is_causal=False, flash_attention=None):
+                          is_causal=False, flash_attention=None, attn_logits_soft_cap=None):
     """Scaled dot-product attention on `(batch, length, heads, head_dim)` tensors.
 
-    One fused op with a hand-written gradient: `softmax(scale * q k^T) v`,
-    where `mask` (booleans broadcastable to `(batch, heads, q_len, k_len)`,
-    True = attend) and `is_causal` hide keys. `flash_attention` is accepted
-    and ignored.
+    `softmax(scale * q k^T + bias) v`, where `mask` (booleans broadcastable
+    to `(batch, heads, q_len, k_len)`, True = attend) and `is_causal` hide
+    keys, `scale` defaults to `1 / sqrt(head_dim)` and `bias` (broadcastable
+    to the same shape) is added to the logits. Without `bias` or a soft cap
+    it runs as one fused op with a hand-written gradient; with them, as
+    separate ops. `attn_logits_soft_cap` squashes the logits to
+    `cap * tanh(logits / cap)` (Keras allows it only for JAX on TPU).
+    `flash_attention` is accepted and ignored.
     """
+    if bias is None and attn_logits_soft_cap is None:
+        return _apply("dot_product_attention", query, key, value, mask=mask, scale=scale,
+                      is_causal=is_causal)[0]
+    query, key, value = operands(query, key, value)
+    if scale is None:
+        scale = 1.0 / float(np.sqrt(shape(query)[-1]))
+    logits = multiply(einsum("btnh,bsnh->bnts", query, key), float(scale))
     if bias is not None:
-        raise ValueError(
-            "dot_product_attention does not support an additive `bias`; fold it into a "
-            "boolean `mask` instead. Received: bias of shape "
-            f"{getattr(bias, 'shape', None)}"
-        )
-    return _apply("dot_product_attention", query, key, value, mask=mask, scale=scale,
-                  is_causal=is_causal)[0]
+        logits = add(logits, tensor_operand(bias))
+    if attn_logits_soft_cap is not None:
+        cap = float(attn_logits_soft_cap)
+        logits = multiply(tanh(multiply(logits, 1.0 / cap)), cap)
+    keep = None if mask is None else tensor_operand(mask)
+    if is_causal:
+        q_len, k_len = shape(query)[1], shape(key)[1]
+        causal = np.tril(np.ones((q_len, k_len), bool), k_len - q_len)
+        keep = causal if keep is None else _apply("logical_and", keep, causal)
+    if keep is not None:
+        lowest = float(np.finfo(np.dtype(logits.dtype)).min) * 0.7
+        logits = _apply("where", keep, logits, lowest)
+    probabilities = softmax(logits, axis=-1)
+    return einsum("bnts,bsnh->btnh", probabilities, value)
+
+def multi_hot(inputs, num_classes=None, axis=-1, dtype=None, sparse=False, **kwargs):
+    """Multi-hot encodes integer `inputs`: 1 for every class an example's indices name.
+
+    A 2-D `(batch, n)` input gives `(batch, num_classes)`; a 1-D input one
+    multi-hot vector. `num_tokens` is accepted as Keras's older name for
+    `num_classes`.
+
+    >>> multi_hot(np.array([[0, 2], [1, 1]]), 3).tolist()
+    [[1.0, 0.0, 1.0], [0.0, 1.0, 0.0]]
+    """
+    if "num_tokens" in kwargs:
+        num_classes = kwargs.pop("num_tokens") if num_classes is None else num_classes
+    if kwargs:
+        raise TypeError(f"multi_hot got unexpected arguments: {sorted(kwargs)}")
+    if num_classes is None:
+        raise ValueError("multi_hot needs num_classes. Received: num_classes=None")
+    inputs = tensor_operand(inputs)
+    reduction_axis = 1 if len(shape(inputs)) > 1 else 0
+    encoded = one_hot(cast(inputs, "int32"), num_classes, axis=axis, dtype=dtype, sparse=sparse)
+    return _apply("max", encoded, axis=reduction_axis)
+
+
+def polar(abs_, angle):
+    """The complex numbers `abs_ * exp(i * angle)`; eager numpy only (no complex tensors).
+
+    >>> polar(np.array([2.0]), np.array([0.0])).tolist()
+    [(2+0j)]
+    """
+    magnitude = convert_to_numpy(abs_)
+    phase = convert_to_numpy(angle)
+    dtype = np.complex128 if np.result_type(magnitude, phase) == np.float64 else np.complex64
+    return (magnitude * np.exp(1j * phase)).astype(dtype)
+
+
+def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1,
+               merge_repeated=True, mask_index=0):
+    """Decodes CTC logits into label sequences (no gradient).
+
+    Args:
+        inputs: logits, `(batch_size, max_time, num_classes)`.
+        sequence_lengths: `(batch_size,)` numbers of valid frames.
+        strategy: `"greedy"` (each frame's best class) or `"beam_search"`.
+        beam_width: prefixes kept by the beam search.
+        top_paths: labellings returned by the beam search (greedy gives one).
+        merge_repeated: whether greedy decoding merges repeated classes.
+        mask_index: the blank class.
+
+    Returns:
+        `(decoded, log_probabilities)`: `(top_paths, batch_size, max_time)`
+        int32 labels padded with -1, and `(batch_size, top_paths)` scores
+        (greedy: the negated sum of each frame's largest logit; beam search:
+        the labelling's log probability).
+    """
+    inputs = tensor_operand(inputs)
+    if not np.issubdtype(np.dtype(inputs.dtype), np.floating):
+        inputs = cast(inputs, backend.floatx())
+    lengths = convert_to_numpy(sequence_lengths).astype(np.int64) if not isinstance(
+        sequence_lengths, backend.SymbolicTensor) else sequence_lengths
+    classes = shape(inputs)[-1]
+    blank = int(mask_index) % classes if classes is not None else int(mask_index)
+    if strategy == "greedy":
+        return _apply("ctc_greedy_decode", inputs, lengths, top_paths=1,
+                      merge_repeated=bool(merge_repeated), blank=blank)
+    if strategy == "beam_search":
+        return _apply("ctc_beam_search_decode", inputs, lengths, top_paths=int(top_paths),
+                      beam_width=int(beam_width), blank=blank)
+    raise ValueError(
+        f"ctc_decode: strategy must be 'greedy' or 'beam_search'. Received: strategy={strategy!r}")

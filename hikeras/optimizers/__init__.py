@@ -21,6 +21,8 @@ from .adamw import AdamW
 from .ftrl import Ftrl
 from .lamb import Lamb
 from .lion import Lion
+from .loss_scale_optimizer import LossScaleOptimizer
+from .multi_optimizer import MultiOptimizer, OptimizerMap
 from .nadam import Nadam
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
@@ -31,6 +33,8 @@ from .sgd import SGD
 ALL_OBJECTS_DICT = {cls.__name__.lower(): cls for cls in (
     SGD, Adam, AdamW, Adamax, Nadam, RMSprop, Adagrad, Adadelta, Ftrl, Lion, Lamb,
     Adafactor, ScheduleFreeAdamW)}
+ALL_OBJECTS_DICT["LossScaleOptimizer"] = LossScaleOptimizer
+ALL_OBJECTS_DICT["MultiOptimizer"] = MultiOptimizer
 
 
 def _canonical(identifier):
@@ -53,6 +57,9 @@ def deserialize(config, custom_objects=None):
                                     "optimizer")
 
 
+LossScaleOptimizer.deserialize_inner = staticmethod(deserialize)
+
+
 def get(identifier):
     """An optimizer from a name, a config dict, a class or an instance.
 
@@ -67,7 +74,25 @@ def get(identifier):
 
 
 __all__ = [
-    "Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "Ftrl", "Lamb", "Lion",
-    "Nadam", "Optimizer", "RMSprop", "SGD", "ScheduleFreeAdamW", "deserialize", "get",
-    "schedules", "serialize",
+    "SGD",
+    "Adadelta",
+    "Adafactor",
+    "Adagrad",
+    "Adam",
+    "AdamW",
+    "Adamax",
+    "Ftrl",
+    "Lamb",
+    "Lion",
+    "LossScaleOptimizer",
+    "MultiOptimizer",
+    "Nadam",
+    "Optimizer",
+    "OptimizerMap",
+    "RMSprop",
+    "ScheduleFreeAdamW",
+    "deserialize",
+    "get",
+    "schedules",
+    "serialize",
 ]

@@ -51,6 +51,27 @@ def _shortest_float(value):
     return float(str(value[()]))
 
 
+class LearningRateValue(float):
+    """A learning rate read from its variable: a float that can also be assigned."""
+
+    def __new__(cls, value, variable):
+        instance = super().__new__(cls, value)
+        instance.variable = variable
+        return instance
+
+    def assign(self, value):
+        self.variable.assign(np.asarray(value, dtype=self.variable.dtype))
+
+    def assign_add(self, delta):
+        self.assign(np.asarray(self.variable.value) + delta)
+
+    def assign_sub(self, delta):
+        self.assign(np.asarray(self.variable.value) - delta)
+
+    def numpy(self):
+        return np.asarray(self.variable.value)
+
+
 def _takes_step(schedule):
     """Whether `schedule` is called with the step (Keras schedules) or with nothing."""
     try:
@@ -187,8 +208,17 @@ class Optimizer:
 
     @property
     def learning_rate(self):
-        """The learning rate of the next step, as a Python float."""
-        return self._current_learning_rate()
+        """The learning rate of the next step: a float.
+
+        Unless it comes from a schedule, the float also has the variable's
+        `assign`, `assign_add`, `assign_sub` and `numpy`, so Keras 3's
+        `optimizer.learning_rate.assign(5e-5)` works (read it again afterwards:
+        the float itself keeps the value it was read with).
+        """
+        value = self._current_learning_rate()
+        if isinstance(self._learning_rate, backend.Variable):
+            return LearningRateValue(value, self._learning_rate)
+        return value
 
     @learning_rate.setter
     def learning_rate(self, value):

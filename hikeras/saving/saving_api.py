@@ -16,7 +16,7 @@ import os
 import h5py
 
 from ..utils.atomic import atomic_write
-from .custom_object_check import check_rebuildable
+from .custom_object_check import warn_about_custom_objects
 from .file_errors import SavedFileError, file_error
 from .keras3_weights import (
     keras3_order,
@@ -44,8 +44,8 @@ def _check_overwrite(filepath, overwrite):
 def save_model(model, filepath, overwrite=True, include_optimizer=True):
     """Saves architecture, weights and training state: `.keras` (Keras 3) or `.h5`.
 
-    Every custom object is checked to be rebuildable from its config first,
-    so a model that could not be loaded is never written. With
+    Custom objects are recorded by name; a warning names those that loading
+    will need in `custom_objects` (see `custom_object_check`). With
     `include_optimizer=False` the file holds no compile state (it loads
     uncompiled).
     """
@@ -60,7 +60,7 @@ def save_model(model, filepath, overwrite=True, include_optimizer=True):
             "legacy HDF5, which Keras 2 also loads) files. For weights only, use "
             f"`save_weights`. Received: filepath={filepath!r}")
     _check_overwrite(filepath, overwrite)
-    check_rebuildable(model)
+    warn_about_custom_objects(model)
     writer(model, filepath, include_optimizer=include_optimizer)
 
 

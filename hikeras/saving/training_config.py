@@ -11,7 +11,7 @@ optimizer under `optimizer` and a `module` hint on every built-in class.
 import inspect
 
 from .. import losses, metrics, optimizers
-from ..serialization import normalize_config
+from ..serialization import get_registered_object, normalize_config
 from .file_errors import SavedFileError, file_error
 from .model_config import with_module_hints
 
@@ -47,13 +47,33 @@ def _known_arguments_only(config, table):
     return {**config, "config": {k: v for k, v in inner.items() if k in params}}
 
 
+# Names `compile()` itself interprets from the data's shapes: they stay names.
+_SHAPE_DEPENDENT_NAMES = ("accuracy", "acc", "crossentropy", "ce")
+
+
+def _deserialize_name(name, deserialize, custom_objects):
+    """A custom object for a custom name; a built-in name stays the string `compile()` got.
+
+    `compile()` resolves strings itself: `"accuracy"` becomes binary, sparse or
+    categorical accuracy from the first batch's shapes, which the exact-match
+    `accuracy` function a lookup would give cannot do.
+    """
+    if get_registered_object(name, custom_objects) is not None:
+        return deserialize(name, custom_objects)
+    if name.lower() not in _SHAPE_DEPENDENT_NAMES:
+        deserialize(name, custom_objects)  # an unknown name fails here, at load time
+    return name
+
+
 def deserialize_nested(value, deserialize, custom_objects, table=None):
     """Identifiers inside lists/dicts (per output) deserialised; a config dict is a leaf."""
     if value is None:
         return None
     if isinstance(value, dict) and "class_name" in value and table is not None:
         value = _known_arguments_only(value, table)
-    if isinstance(value, str) or (isinstance(value, dict) and "class_name" in value):
+    if isinstance(value, str):
+        return _deserialize_name(value, deserialize, custom_objects)
+    if isinstance(value, dict) and "class_name" in value:
         return deserialize(value, custom_objects)
     if isinstance(value, dict):
         return {k: deserialize_nested(v, deserialize, custom_objects, table)
@@ -87,7 +107,21 @@ def training_config(model):
                            if k not in _UNSET_OPTIMIZER_ARGUMENTS
                            or v != _UNSET_OPTIMIZER_ARGUMENTS[k]}
     config["optimizer_config"] = optimizer
+    config["loss"] = _full_loss_names(config["loss"])
     return config
+
+
+def _full_loss_names(value):
+    """Loss aliases (`"mse"`) as their functions' names: Keras 3 cannot read an alias
+    from an `.h5` training config (not even in files it wrote itself)."""
+    if isinstance(value, dict) and "class_name" not in value:
+        return {k: _full_loss_names(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_full_loss_names(v) for v in value]
+    if not isinstance(value, str) or value.lower() in _SHAPE_DEPENDENT_NAMES:
+        return value
+    fn = losses.ALL_OBJECTS_DICT.get(value)
+    return fn.__name__ if callable(fn) and not isinstance(fn, type) else value
 
 
 def keras3_compile_config(model):

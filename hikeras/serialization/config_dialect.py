@@ -8,7 +8,8 @@ bookkeeping and the keys that are at their "off" value, so constructors see
 the arguments they know; a key that turns such a feature *on* is kept, and
 the constructor rejects it by name. `DTypePolicy` dicts, `batch_shape` and
 the dict form of `inbound_nodes` are understood by the layers and by
-`functional_config` themselves.
+`functional_config` themselves. A function Keras 3 wrote as a dict becomes
+its name, as Keras 2 and hikeras write it.
 """
 
 _BOOKKEEPING_KEYS = ("module", "registered_name", "build_config", "compile_config",
@@ -19,6 +20,19 @@ _INERT_CONFIG_VALUES = {
     "input_axes": None, "output_axes": None, "use_gate": False, "sliding_window": None,
     "activity_regularizer": None, "gptq_unpacked_column_size": None,
 }
+
+
+def _is_function(value):
+    return value.get("class_name") == "function" and isinstance(value.get("config"), str)
+
+
+def _function_name(value):
+    """Keras 3 writes a function as `{"class_name": "function", "config": name, ...}`;
+    its `registered_name` (`"package>name"`) when registered, else its own name."""
+    registered = value.get("registered_name")
+    if isinstance(registered, str) and registered != "function":
+        return registered
+    return value["config"]
 
 
 def normalize_config(value):
@@ -32,6 +46,8 @@ def normalize_config(value):
         return [normalize_config(v) for v in value]
     if not isinstance(value, dict):
         return value
+    if _is_function(value):
+        return _function_name(value)
     out = {}
     is_object = "class_name" in value and "config" in value
     for key, item in value.items():

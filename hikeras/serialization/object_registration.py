@@ -40,8 +40,14 @@ def register_keras_serializable(package="Custom", name=None):
 
 
 def get_registered_name(obj):
-    """The name `obj` is serialised under: its registered key, else its own name."""
-    return _GLOBAL_CUSTOM_NAMES.get(obj, getattr(obj, "__name__", type(obj).__name__))
+    """The name `obj` is serialised under: its registered key, else its own name.
+
+    A key removed from `get_custom_objects()` no longer counts as registered.
+    """
+    key = _GLOBAL_CUSTOM_NAMES.get(obj)
+    if key is not None and _GLOBAL_CUSTOM_OBJECTS.get(key) is obj:
+        return key
+    return getattr(obj, "__name__", type(obj).__name__)
 
 
 class custom_object_scope:  # noqa: N801  (Keras's name)

@@ -16,6 +16,7 @@ import numpy as np
 from .. import losses as losses_module
 from .. import metrics as metrics_module
 from ..utils import tree
+from ..utils.remembered_logits import as_array_keeping_logits
 
 
 def _per_output(spec, output_names, what):
@@ -86,6 +87,11 @@ class CompileLoss:
                 f"No loss to train with: `loss` gives none for outputs {self.output_names}. "
                 f"Received: loss={loss!r}"
             )
+        # Keras logs each output's own (unweighted) loss as `<output>_loss` when the
+        # model has several outputs with a loss.
+        with_loss = [name for name, l in zip(self.output_names, self._raw) if l is not None]
+        self.trackers = {name: metrics_module.Mean(name=f"{name}_loss")
+                         for name in with_loss} if len(self.output_names) > 1 else {}
 
     def _build(self, ys, preds):
         self.losses = []
@@ -107,7 +113,8 @@ class CompileLoss:
         if self.losses is None:
             self._build(ys, preds)
         total, per_output = None, []
-        for loss, w, yt, yp, sw in zip(self.losses, self.loss_weights, ys, preds, weights):
+        for name, loss, w, yt, yp, sw in zip(self.output_names, self.losses, self.loss_weights,
+                                             ys, preds, weights):
             if loss is None:
                 per_output.append(None)
                 continue
@@ -115,9 +122,19 @@ class CompileLoss:
                 raise ValueError("Training targets `y` are required to compute the loss.")
             value = loss(yt, yp, sample_weight=sw)
             per_output.append(value)
+            self._track(name, value, yp)
             term = value if w == 1.0 else value * w
             total = term if total is None else total + term
         return total, per_output
+
+    def _track(self, name, value, y_pred):
+        tracker = self.trackers.get(name)
+        if tracker is not None:
+            tracker.update_state(float(np.asarray(value)), sample_weight=np.shape(y_pred)[0])
+
+    def result(self):
+        """`{"<output>_loss": mean so far}` for each output (empty for one output)."""
+        return {t.name: float(t.result()) for t in self.trackers.values()}
 
 
 _CATEGORICAL = ("categorical_crossentropy", "sparse_categorical_crossentropy",
@@ -222,8 +239,9 @@ class CompileMetrics:
         preds = tree.flatten(y_pred)
         weights = flatten_targets(sample_weight, self.output_names, "sample_weight")
         for entries, yt, yp, sw in zip(self.metrics, ys, preds, weights):
+            yp = as_array_keeping_logits(yp)
             for _, metric, is_weighted in entries:
-                metric.update_state(yt, np.asarray(yp), sample_weight=sw if is_weighted else None)
+                metric.update_state(yt, yp, sample_weight=sw if is_weighted else None)
 
     def reset_state(self):
         for entries in self.metrics or []:

@@ -11,11 +11,12 @@ import itertools
 
 import numpy as np
 
-from .. import ops, optimizers
 from .. import metrics as metrics_module
+from .. import ops, optimizers
 from ..backend import GradientTape
 from ..callbacks import CallbackList
 from ..callbacks.progbar_logger import resolve_verbose
+from ..config.settings import capped_fit_length
 from ..distribute.scope import get_strategy
 from ..layers.layer import flat_masks
 from ..ops import kernels
@@ -153,13 +154,15 @@ class Trainer:
 
     def get_metrics_result(self):
         logs = {"loss": float(self._loss_tracker.result())} if self._loss_tracker else {}
+        logs.update(self._compile_loss.result() if self._compile_loss else {})
         logs.update(self._compile_metrics.result() if self._compile_metrics else {})
         return logs
 
     @property
     def metrics(self):
-        """The loss tracker followed by the compiled metrics."""
+        """The loss tracker, each output's loss tracker, then the compiled metrics."""
         out = [self._loss_tracker] if self._loss_tracker is not None else []
+        out += list(self._compile_loss.trackers.values()) if self._compile_loss else []
         return out + (self._compile_metrics.all_metrics if self._compile_metrics else [])
 
     @property
@@ -177,8 +180,10 @@ class Trainer:
             y_pred, mask = self._call_with_mask((x,), {"training": True}, None)
             y, y_pred, sample_weight = self._unmasked_entries(y, y_pred, sample_weight, mask)
             loss = self.compute_loss(x, y, y_pred, sample_weight, training=True)
+            # A LossScaleOptimizer (or loss_scale_factor) scales the loss it then unscales.
+            scaled_loss = self.optimizer.scale_loss(loss)
         variables = self.trainable_weights
-        grads = tape.gradient(loss, variables)
+        grads = tape.gradient(scaled_loss, variables)
         check_gradients(grads, variables, self.name)
         if self.distribute_strategy is not None:  # averaged over the ranks
             grads = self.distribute_strategy.reduce_gradients(grads)
@@ -268,6 +273,7 @@ class Trainer:
         """
         self._require_compiled("fit")
         verbose = resolve_verbose(verbose)
+        epochs, steps_per_epoch = capped_fit_length(epochs, steps_per_epoch)
         if y is None and isinstance(x, tuple):
             x, y, sample_weight = unpack_x_y_sample_weight(x)
         if validation_split and validation_data is None:

@@ -3,6 +3,7 @@
 import numpy as np
 
 from .. import backend
+from ..dtype_policies import DTypePolicy, global_policy
 
 
 def standardize_dtype(dtype):
@@ -14,9 +15,13 @@ def standardize_dtype(dtype):
     Keras 3 configs spell dtypes as `DTypePolicy` dicts
     (`{"class_name": "DTypePolicy", "config": {"name": "float32"}}`); mixed
     precision policies are refused, since numpy kernels gain nothing from them.
+    None is the global policy's dtype (`hikeras.config.set_dtype_policy`),
+    which is `floatx()` unless set.
     """
     if dtype is None:
-        return backend.floatx()
+        dtype = global_policy().name
+    if isinstance(dtype, DTypePolicy):
+        dtype = dtype.name
     if isinstance(dtype, dict):
         dtype = (dtype.get("config") or {}).get("name") or backend.floatx()
     if isinstance(dtype, np.dtype) and dtype.kind in "USO":  # numpy str, bytes, object
@@ -26,5 +31,7 @@ def standardize_dtype(dtype):
     if dtype == "string":  # Keras's string dtype: numpy holds strings as Python objects
         return "object"
     if dtype in ("mixed_float16", "mixed_bfloat16"):
-        raise ValueError(f"Mixed precision policies are not supported. Received: dtype={dtype!r}")
+        raise ValueError("Mixed precision policies are not supported: hikeras computes in one "
+                         "float dtype per layer (see docs/settings.md). "
+                         f"Received: dtype={dtype!r}")
     return np.dtype(dtype).name

@@ -3,16 +3,18 @@
 For each backend it checks the required attributes, that every op of the
 numpy backend exists there with a VJP, and runs the first `check_op` case
 of each op (values against numpy references, gradients against finite
-differences, shape rules) with that backend active.
+differences, shape rules) with that backend active. A backend whose extra is
+not installed is skipped.
 """
 
 import pathlib
 
 import numpy as np
 import pytest
+from hikeras.backend import REQUIRED_ATTRIBUTES, numpy_backend
 
 from hikeras import backend
-from hikeras.backend import REQUIRED_ATTRIBUTES, available_backends, numpy_backend
+from tests.helpers.backends import backend_params
 from tests.helpers.check_op import load_cases
 
 _FIRST_CASE = {}
@@ -21,7 +23,7 @@ for _case in load_cases(pathlib.Path(__file__).parent):
         _FIRST_CASE.setdefault(_case.name, _case)
 
 
-@pytest.fixture(params=available_backends())
+@pytest.fixture(params=backend_params())
 def active(request):
     previous = backend.backend()
     module = backend.set_backend(request.param)

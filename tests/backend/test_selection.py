@@ -5,9 +5,9 @@ import types
 
 import numpy as np
 import pytest
+from hikeras.backend import OpRegistry
 
 from hikeras import backend
-from hikeras.backend import OpRegistry
 
 
 def _copy_of_numpy_backend(name):
@@ -21,13 +21,14 @@ def test_register_and_switch_backend():
     module = _copy_of_numpy_backend("numpy_copy")
     backend.register_backend("numpy_copy", module)
     assert "numpy_copy" in backend.available_backends()
+    previous = backend.backend()
     try:
         backend.set_backend("numpy_copy")
         assert backend.backend() == "numpy_copy"
         np.testing.assert_array_equal(backend.apply("add", np.ones(2), 1.0), [2.0, 2.0])
     finally:
-        backend.set_backend("numpy")
-    assert backend.backend() == "numpy"
+        backend.set_backend(previous)
+    assert backend.backend() == previous
 
 
 def test_backend_missing_attributes_is_rejected():
@@ -42,13 +43,13 @@ def test_backend_missing_ops_is_rejected():
 
 
 def test_unknown_backend_lists_choices():
-    with pytest.raises(ValueError, match=r"available backends are \['numpy'"):
+    with pytest.raises(ValueError, match=r"available backends are \['numba', 'numpy'"):
         backend.set_backend("cupyy")
 
 
 def test_hikeras_backend_environment_variable():
     env = dict(os.environ, HIKERAS_BACKEND="nope")
-    out = subprocess.run([sys.executable, "-c", "import hikeras"], env=env,
+    out = subprocess.run([sys.executable, "-c", "import hikeras"], env=env, check=False,
                          capture_output=True, text=True)
     assert out.returncode != 0 and "Unknown backend" in out.stderr
     env["HIKERAS_BACKEND"] = "numpy"
@@ -90,11 +91,12 @@ def test_an_inheriting_backend_overrides_some_kernels_and_keeps_the_rest():
     assert ops["exp"] is numpy_ops["exp"]  # not overridden: numpy's op, VJP and all
     backend.register_backend("numpy_sgd", types.SimpleNamespace(name="numpy_sgd", xp=np, ops=ops))
     w = np.ones(2)
+    previous = backend.backend()
     try:
         backend.set_backend("numpy_sgd")
         backend.apply("sgd_update", w, np.array([1.0, -1.0]), learning_rate=0.5)
     finally:
-        backend.set_backend("numpy")
+        backend.set_backend(previous)
     assert calls == [0.5] and w.tolist() == [0.5, 1.5]
 
 
@@ -111,3 +113,32 @@ def test_update_ops_must_be_declared_non_differentiable():
         OpRegistry().define("bad_update", shape=None, mutates=(0,))(lambda x: None)
     assert "sgd_update" in backend.get_backend().ops.update_ops()
     assert "exp" not in backend.get_backend().ops.update_ops()
+
+
+def test_the_default_backend_never_imports_numba():
+    script = (
+        "import sys, numpy as np, hikeras\n"
+        "model = hikeras.Sequential([hikeras.layers.Input((3,)), hikeras.layers.Dense(2)])\n"
+        "model.compile(optimizer='adam', loss='mse')\n"
+        "model.train_on_batch(np.ones((4, 3), 'float32'), np.zeros((4, 2), 'float32'))\n"
+        "print(hikeras.backend.backend(), 'numba' in sys.modules)\n")
+    env = {k: v for k, v in os.environ.items() if k != "HIKERAS_BACKEND"}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.split() == ["numpy", "False"]
+
+
+def test_numba_backend_without_numba_names_the_extra():
+    script = ("import sys\n"
+              "sys.modules['numba'] = None   # as if numba were not installed\n"
+              "import hikeras\n"
+              "try:\n"
+              "    hikeras.backend.set_backend('numba')\n"
+              "except ImportError as error:\n"
+              "    print(error)\n"
+              "print(hikeras.backend.backend())\n")
+    env = {k: v for k, v in os.environ.items() if k != "HIKERAS_BACKEND"}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                         text=True, check=True)
+    assert 'pip install "hikeras[numba]"' in out.stdout
+    assert out.stdout.split()[-1] == "numpy"

@@ -62,13 +62,26 @@ def test_epochs_without_validation_are_skipped(make_model, data):
     assert stop.stopped_epoch == 3 and len(history.epoch) == 4
 
 
-def test_misspelt_monitor_fails_at_the_first_batch_listing_keys(make_model, data):
+def test_misspelt_monitor_fails_at_the_first_epoch_end_listing_keys(make_model, data):
     ended = []
     watcher = callbacks.LambdaCallback(on_epoch_end=lambda epoch, logs: ended.append(epoch))
     with pytest.raises(ValueError, match=r"'val_los' is not among.*'val_loss'"):
         _fit(make_model(), data, [watcher, callbacks.EarlyStopping(monitor="val_los")],
-             validation_data=data)
-    assert ended == []
+             validation_data=data, epochs=3)
+    assert ended == [0]
+
+
+def test_a_key_an_earlier_callback_logs_at_epoch_end_can_be_monitored(make_model, data):
+    """Issue 18: callbacks share one logs dict in order (as in Keras)."""
+
+    class ValidationByHand(callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            logs["val_loss"] = [3.0, 2.0, 2.5, 2.6, 2.7][epoch]
+
+    history = _fit(make_model(), data, [ValidationByHand(),
+                                        callbacks.EarlyStopping(monitor="val_loss", patience=1)],
+                   epochs=5)
+    assert history.history["val_loss"] == [3.0, 2.0, 2.5]
 
 
 def test_val_monitor_without_validation_data_fails_early(make_model, data):

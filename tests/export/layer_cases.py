@@ -149,7 +149,15 @@ CASES = {
            "RandomGrayscale": {}, "RandomHue": {"factor": 0.2},
            "RandomSaturation": {"factor": 0.2}, "RandomInvert": {},
            "RandomPosterization": {"factor": (2, 4)},
+           "RandomColorDegeneration": {"factor": 0.5}, "RandomSharpness": {"factor": 0.5},
+           "RandomColorJitter": {"brightness_factor": 0.2},
+           "RandomGaussianBlur": {"factor": 0.5}, "RandomErasing": {"factor": 0.5},
+           "RandomShear": {"x_factor": 0.2}, "MixUp": {}, "CutMix": {},
        }.items()},
+    "Pipeline": case(lambda: L.Pipeline([L.RandomFlip(), L.Rescaling(0.5)]), IMG2),
+    "Equalization": case(lambda: L.Equalization(), IMG2),
+    "STFTSpectrogram": case(lambda: L.STFTSpectrogram(frame_length=4, frame_step=2,
+                                                      fft_length=4), (16, 1)),
 }
 
 NOT_EXPORTED = {
@@ -166,6 +174,8 @@ NOT_EXPORTED = {
     "Lambda": "runs arbitrary Python; exports when that code uses hikeras.ops only",
     "OpLayer": "the node a functional model records for an op on graph tensors; exports as "
                "that op",
+    "MelSpectrogram": "computes its mel filter bank with numpy on the values, not through "
+                      "hikeras.ops, so its call cannot be traced",
     # Inputs ONNX's numeric graph cannot take.
     "TextVectorization": "works on strings in Python (vocabulary lookup outside the ops)",
     "StringLookup": "works on strings in Python (vocabulary lookup outside the ops)",

@@ -104,8 +104,11 @@ def _check_forward(name, inputs32, inputs64, attrs, reference, rtol, atol):
         np.testing.assert_array_equal(x, copy, err_msg=f"{name} wrote into its input")
     for out in outs:
         out = np.asarray(out)
-        if np.issubdtype(out.dtype, np.inexact) and "dtype" not in attrs:
-            assert out.dtype == np.float32, f"{name} turned float32 into {out.dtype}"
+        if "dtype" not in attrs:  # float32 in, single precision out (complex64 if complex)
+            if np.issubdtype(out.dtype, np.floating):
+                assert out.dtype == np.float32, f"{name} turned float32 into {out.dtype}"
+            elif np.issubdtype(out.dtype, np.complexfloating):
+                assert out.dtype == np.complex64, f"{name} turned float32 into {out.dtype}"
     if reference is not None:
         expected = _as_tuple(reference(*inputs64))
         assert len(expected) == len(outs), f"{name}: {len(outs)} outputs, expected {len(expected)}"

@@ -15,6 +15,11 @@ import pathlib
 _RECORD = pathlib.Path(__file__).parent.parent / "fixtures" / "keras_names" / "keras_public_names.json"
 
 
+def keras_namespaces():
+    """Every Keras namespace the record holds (`"keras"`, `"keras.layers"`, ...)."""
+    return sorted(json.loads(_RECORD.read_text())["namespaces"])
+
+
 def keras_names(namespace):
     """``{name: {"kind": ..., "signature": ...}}`` for one Keras namespace."""
     record = json.loads(_RECORD.read_text())

@@ -40,3 +40,18 @@ def test_functional_summary_has_connected_to():
     assert "Connected to" in text
     assert "a[0][0]" in text and "shared[0][0]" in text
     assert "multiple" in text  # a layer called twice
+
+
+def test_expand_nested_lists_inner_layers_indented():
+    inner = hikeras.Sequential([hikeras.Input((4,)), layers.Dense(3, name="inner_dense")],
+                               name="inner")
+    deeper = hikeras.Sequential([hikeras.Input((4,)), inner], name="deeper")
+    inputs = hikeras.Input((4,))
+    model = hikeras.Model(inputs, layers.Dense(2, name="head")(deeper(inputs)))
+    lines = []
+    model.summary(print_fn=lines.append, expand_nested=True, show_trainable=True)
+    assert any(line.startswith("  inner (Sequential)") for line in lines)
+    assert any(line.startswith("    inner_dense (Dense)") for line in lines)
+    flat = []
+    model.summary(print_fn=flat.append)
+    assert not any("inner" in line for line in flat)

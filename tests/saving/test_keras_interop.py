@@ -185,18 +185,16 @@ def test_our_keras_archive_is_keras3s(kind, tmp_path):
     assert ours["compile_config"]["optimizer"]["module"] == "keras.optimizers"
 
 
-# Keras 2, whose dialect we write, numbers the calls of a nested Sequential model
-# from 1 (its node 0 links its own Input to its output); Keras 3 numbers them from
-# 0 for Sequential models, and fails on tf.keras's own files of that shape too.
-KERAS3_CANNOT_READ_KERAS2_NESTED_SEQUENTIAL = {"k3_reads_nested_full.h5", "k3_reads_nested_json"}
-
-
 def test_keras_reads_what_hikeras_writes():
+    """Issue 16, item 12: tf.keras and Keras 3 both read every file we write, including a
+    nested Sequential base (written without its InputLayer, so both number its calls
+    from 0), a first layer declared with `input_shape=` (no `batch_input_shape` beside
+    the InputLayer) and a loss given by alias (written by its full name)."""
     results = json.loads((FIXTURES / "keras_reads_hikeras.json").read_text())
     results.pop("versions")
     failures = {k for k, v in results.items() if not v["ok"]}
-    assert failures == KERAS3_CANNOT_READ_KERAS2_NESTED_SEQUENTIAL, failures
-    assert len(results) == 40
+    assert failures == set(), failures
+    assert len(results) == 48
     assert all(v["max_abs_diff"] < 1e-5 for v in results.values() if "max_abs_diff" in v)
 
 

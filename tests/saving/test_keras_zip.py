@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 import hikeras
-from hikeras import layers
 from tests.fixtures.make_keras_fixtures import KINDS, build, data, first_batch
 from tests.saving.saving_models import (
     assert_same_outputs,
@@ -135,25 +134,6 @@ def test_load_weights_reads_our_archive(tmp_path):
     report = target.load_weights(tmp_path / "m.keras")
     assert not report.missing and not report.unexpected
     assert_same_outputs(source, target, sample_x())
-
-
-class Unregistered(layers.Layer):
-    def call(self, inputs):
-        return inputs * 2.0
-
-
-def _error(model, path):
-    with pytest.raises(ValueError) as info:
-        model.save(path)
-    return str(info.value)
-
-
-def test_unrebuildable_layer_fails_as_for_h5_and_writes_nothing(tmp_path):
-    model = hikeras.Sequential([hikeras.Input((2,)), Unregistered()])
-    message = _error(model, tmp_path / "m.keras")
-    assert message == _error(model, tmp_path / "m.h5")
-    assert "Unknown layer: 'Unregistered'" in message
-    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("name", ["m.keras", "m.h5"])

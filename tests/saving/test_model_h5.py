@@ -59,10 +59,12 @@ def test_file_layout_is_keras_legacy(tmp_path):
         block = config["config"]["layers"][1]
         assert block["class_name"] == "Sequential"
         assert block["inbound_nodes"] == [[["input_layer", 0, 0, {}]]]
-        # As in Keras 2, a nested model's node 0 is its own; calls count from 1.
-        assert config["config"]["layers"][2]["inbound_nodes"] == [[["block", 1, 0, {}]]]
+        # A nested Sequential is written without its InputLayer, so tf.keras and Keras 3
+        # both count its calls from 0 (Keras 3 rejects tf.keras's numbering from 1).
+        assert block["config"]["layers"][0]["class_name"] != "InputLayer"
+        assert config["config"]["layers"][2]["inbound_nodes"] == [[["block", 0, 0, {}]]]
         training = json.loads(f.attrs["training_config"])
-        assert training["loss"] == "mse"
+        assert training["loss"] == "mean_squared_error"  # Keras 3 cannot read "mse" here
         assert training["optimizer_config"]["class_name"] == "Adam"
         names = [n.decode() for n in f["optimizer_weights"].attrs["weight_names"]]
         assert names[:2] == ["adam/iteration", "adam/learning_rate"]
@@ -111,33 +113,9 @@ def test_get_compile_config_round_trip():
 
 # ----------------------------------------------------------------- custom objects
 
-class Unregistered(layers.Layer):
-    def call(self, inputs):
-        return inputs * 2.0
-
-
-class NoConfig(layers.Layer):
-    def __init__(self, factor, **kwargs):
-        super().__init__(**kwargs)
-        self.factor = factor
-
-    def call(self, inputs):
-        return inputs * self.factor
-
-
 @register_keras_serializable(package="saving_tests")
 def doubled(x):
     return x * 2.0
-
-
-def test_save_refuses_objects_that_cannot_be_rebuilt(tmp_path):
-    model = hikeras.Sequential([hikeras.Input((2,)), NoConfig(3.0)])
-    with pytest.raises(ValueError, match=r"'no_config' \(NoConfig\).*register_keras_serializable"):
-        model.save(tmp_path / "m.h5")
-    assert not (tmp_path / "m.h5").exists()
-    model = hikeras.Sequential([hikeras.Input((2,)), Unregistered()])
-    with pytest.raises(ValueError, match=r"Unknown layer: 'Unregistered'"):
-        model.save(tmp_path / "m.h5")
 
 
 def test_registered_function_and_custom_objects_at_load(tmp_path):

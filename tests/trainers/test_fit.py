@@ -109,7 +109,7 @@ def test_multi_output_losses_as_dict_with_loss_weights():
     x = np.random.default_rng(0).standard_normal((16, 3)).astype("float32")
     y = {"reg": np.zeros((16, 1), "float32"), "cls": np.zeros(16, "int64")}
     logs = model.evaluate(x, y, verbose=0, return_dict=True)
-    assert set(logs) == {"loss", "cls_accuracy"}
+    assert set(logs) == {"loss", "reg_loss", "cls_loss", "cls_accuracy"}
     reg_pred, cls_pred = model.predict(x, verbose=0)
     mse = np.mean(reg_pred ** 2)
     ce = np.mean(-np.log(np.clip(cls_pred[:, 0], 1e-7, 1 - 1e-7)))

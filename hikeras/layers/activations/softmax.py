@@ -1,6 +1,6 @@
 """Softmax layer, with an optional mask."""
 
-from ... import ops
+from ... import activations, ops
 from ..layer import Layer
 
 __all__ = ["Softmax"]
@@ -31,8 +31,9 @@ class Softmax(Layer):
         if mask is not None:
             keep = ops.cast(mask, inputs.dtype)
             inputs = ops.add(inputs, ops.multiply(ops.subtract(1.0, keep), -1e9))
-        axis = tuple(self.axis) if isinstance(self.axis, list) else self.axis
-        return ops.softmax(inputs, axis=axis)
+        if isinstance(self.axis, list):
+            return ops.softmax(inputs, axis=tuple(self.axis))
+        return activations.softmax(inputs, axis=self.axis)  # its logits reach the losses
 
     def get_config(self):
         config = super().get_config()

@@ -18,9 +18,13 @@ from .arguments import (
 
 
 def fused_activation(activation):
-    """The name of `activation` if the conv ops can apply it in place, else None."""
+    """The name of `activation` if the conv ops can apply it in place, else None.
+
+    A sigmoid runs unfused: its logits must reach the crossentropy (Keras 3
+    computes it from them; see `utils.remembered_logits`).
+    """
     name = activations.serialize(activation)
-    return name if name in FUSED_DENSE_ACTIVATIONS else None
+    return name if name in FUSED_DENSE_ACTIVATIONS and name != "sigmoid" else None
 
 
 def check_strides_and_dilation(strides, dilation_rate):

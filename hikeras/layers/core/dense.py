@@ -43,7 +43,10 @@ class Dense(Layer):
         self.use_bias = bool(use_bias)
         parse_weight_options(self, ("kernel", "bias"), locals())
         name = activations.serialize(self.activation)
-        self._fused_activation = name if name in FUSED_DENSE_ACTIVATIONS else None
+        # A sigmoid runs unfused: its logits must reach the crossentropy (Keras 3 computes
+        # it from them; see `utils.remembered_logits`).
+        fusable = name in FUSED_DENSE_ACTIVATIONS and name != "sigmoid"
+        self._fused_activation = name if fusable else None
         self.input_spec = InputSpec(min_ndim=2)
 
     def build(self, input_shape):

@@ -56,6 +56,7 @@ def check_arrays(x, y=None, sample_weight=None):
             f"samples. Received: {', '.join(f'{k} with {v} samples' for k, v in sizes.items())}"
         )
     for name, a in named:
+        _check_dtype(name, a)
         # A NaN or Inf anywhere makes the sum non-finite; only then pay for the
         # exact element-wise search (a finite sum can still overflow to inf).
         if (np.issubdtype(a.dtype, np.inexact) and not np.isfinite(np.sum(a))
@@ -68,6 +69,25 @@ def check_arrays(x, y=None, sample_weight=None):
                 f"; clean or impute the data before training. Received: {name} with NaN/Inf"
             )
     return next(iter(sizes.values())) if sizes else 0
+
+
+def _check_dtype(name, a):
+    """Numbers for targets and weights; numbers or strings for inputs (text layers take
+    strings), never other Python objects: each named, with its dtype."""
+    kind = a.dtype.kind
+    if kind not in "OUSV":
+        return
+    is_input = name == "x" or name.startswith(("x[", "x'"))
+    if is_input and (kind in "US" or (kind == "O" and all(isinstance(v, str)
+                                                          for v in a.ravel()[:100]))):
+        return
+    what = "strings" if kind in "US" else "Python objects"
+    hint = ("encode the labels as numbers (class indices, e.g. with a StringLookup layer)"
+            if kind in "US" or not is_input else
+            f"convert it first, e.g. `{name} = np.asarray({name}, dtype='float32')`")
+    raise ValueError(f"{name} has dtype {a.dtype} ({what}); {'inputs' if is_input else name} "
+                     f"must be numeric arrays: {hint}. Received: {name}.dtype={a.dtype}, "
+                     f"first value {a.ravel()[0]!r}")
 
 
 def class_weight_to_sample_weight(y, class_weight):

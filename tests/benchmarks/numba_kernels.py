@@ -1,0 +1,112 @@
+#!/usr/bin/env python
+"""Each kernel the numba backend compiles against the numpy backend's, in one process.
+
+    python tests/benchmarks/numba_kernels.py [--rounds 7]
+
+For shapes from the reference workloads and MobileNetV2, times forward and
+forward + backward of each op under both backends, alternating backends
+round by round so that both see the same load, and prints the medians and
+the speed-up (numpy time / numba time). Kernels are compiled (or loaded from
+the cache) before timing.
+"""
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+from hikeras import backend
+
+RNG = np.random.default_rng(0)
+
+
+def _array(*shape):
+    return RNG.standard_normal(shape).astype(np.float32)
+
+
+def _adam(size):
+    w, g, m, v = _array(size), _array(size), _array(size), np.abs(_array(size))
+
+    def run():
+        backend.apply("adam_update", w, g, m, v, learning_rate=1e-3, step=3, beta_1=0.9,
+                      beta_2=0.999, epsilon=1e-7)
+    return run
+
+
+def _training_step(op, inputs, attrs, differentiate):
+    variables = [backend.Variable(x) if i in differentiate else x for i, x in enumerate(inputs)]
+
+    def run():
+        with backend.GradientTape() as tape:
+            out = backend.apply(op, *variables, **attrs)
+            loss = backend.apply("sum", out)
+        tape.gradient(loss, [variables[i] for i in differentiate])
+    return run
+
+
+def _forward(op, inputs, attrs):
+    return lambda: backend.apply(op, *inputs, **attrs)
+
+
+def _cases():
+    depthwise = [((1, 112, 112, 32), 1), ((1, 56, 56, 144), 2), ((32, 28, 28, 192), 1)]
+    cases = {
+        "adam_update 784x512 (MLP)": _adam(784 * 512),
+        "adam_update 9216x128 (CNN)": _adam(9216 * 128),
+    }
+    for shape, stride in depthwise:
+        x, k, b = _array(*shape), _array(3, 3, 1, shape[-1]), _array(shape[-1])
+        attrs = {"strides": stride, "padding": "same", "activation": "relu"}
+        cases[f"depthwise conv {shape} s{stride} fwd"] = _forward("conv", (x, k, b), attrs)
+        cases[f"depthwise conv {shape} s{stride} train"] = _training_step(
+            "conv", (x, k, b), attrs, (0, 1, 2))
+    x, k, b = _array(128, 28, 28, 1), _array(3, 3, 1, 32), _array(32)
+    attrs = {"activation": "relu"}
+    cases["conv (128,28,28,1)*(3,3,1,32) fwd (CNN)"] = _forward("conv", (x, k, b), attrs)
+    cases["conv (128,28,28,1)*(3,3,1,32) train (CNN)"] = _training_step(
+        "conv", (x, k, b), attrs, (1, 2))
+    x = _array(128, 24, 24, 64)
+    cases["max_pool (128,24,24,64) fwd (CNN)"] = _forward("max_pool", (x,), {"pool_size": 2})
+    cases["max_pool (128,24,24,64) train (CNN)"] = _training_step(
+        "max_pool", (x,), {"pool_size": 2}, (0,))
+    table, ids = _array(10000, 64), RNG.integers(0, 10000, (64, 100))
+    cases["gather_rows 10000x64, (64,100) train (LSTM)"] = _training_step(
+        "gather_rows", (table, ids), {}, (0,))
+    return cases
+
+
+def _time(fn):
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+    previous = backend.backend()
+    cases = _cases()
+    times = {(name, b): [] for name in cases for b in ("numpy", "numba")}
+    try:
+        for name in ("numpy", "numba"):      # compile, or load from the cache
+            backend.set_backend(name)
+            for fn in cases.values():
+                fn()
+        for round_index in range(args.rounds):
+            for name in (("numpy", "numba") if round_index % 2 == 0 else ("numba", "numpy")):
+                backend.set_backend(name)
+                for case, fn in cases.items():
+                    times[case, name].append(_time(fn))
+    finally:
+        backend.set_backend(previous)
+    for case in cases:
+        a = statistics.median(times[case, "numpy"]) * 1e3
+        b = statistics.median(times[case, "numba"]) * 1e3
+        print(f"{case:48s} numpy {a:8.2f} ms  numba {b:8.2f} ms  speed-up {a / b:5.1f}x")
+
+
+if __name__ == "__main__":
+    main()
