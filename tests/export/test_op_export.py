@@ -20,8 +20,11 @@ pytest.importorskip("onnx")
 
 BATCH = 3
 COVERED_MODULES = ("trig", "binary_math", "bitwise", "ordering", "rearranging", "scatter",
-                   "determinants", "custom_gradient", "special_functions")
+                   "determinants", "custom_gradient", "special_functions", "error_function",
+                   "ranking", "fourier", "framing", "segments", "sparsemax", "resampling",
+                   "sampling")
 
+FIXED_BATCH = {"map_coordinates"}  # its first axis holds one row per input axis
 EXACT = {"nextafter"}  # one unit in the last place: within 1e-5 would not see it
 Case = collections.namedtuple("Case", "op fn inputs")  # inputs: [(shape, make(rng, shape))]
 
@@ -186,6 +189,61 @@ case("slogdet-singular", ops.slogdet,
      ((2, 2), lambda rng, s: np.broadcast_to(np.array([[1, 2], [2, 4]], "f4"), s).copy()))
 
 
+case("det", ops.det, ((3, 3), floats()))
+case("erf", ops.erf, f(-4, 4))
+case("erfc", ops.erfc, f(-4, 4))
+case("erfinv", ops.erfinv, f(-0.999, 0.999))
+case("erfinv-edges", ops.erfinv,
+     ((6,), lambda rng, s: np.broadcast_to(np.array([1, -1, 0, 1.5, np.nan, -0.5], "f4"), s)))
+case("top_k", lambda x: ops.top_k(x, 3), ((7,), ints(0, 4)))  # ties: the lower index first
+case("top_k-floats", lambda x: ops.top_k(x, 2), SPECIAL)  # NaN counts as the largest
+case("in_top_k", lambda t, p: ops.in_top_k(t[:, 0], p, 2), ((1,), ints(-1, 5)),
+     ((4,), lambda rng, s: rng.integers(0, 3, size=s).astype("float32")))
+case("in_top_k-inf", lambda t, p: ops.in_top_k(t[:, 0], p, 2), ((1,), ints(0, 2)),
+     ((2,), lambda rng, s: np.broadcast_to(np.array([np.inf, 1.0], "f4"), s)))
+case("fft", lambda r, i: ops.fft((r, i)), ((8,), floats()), ((8,), floats()))
+case("fft-odd", lambda r, i: ops.fft((r, i)), ((7,), floats()), ((7,), floats()))
+case("fft2", lambda r, i: ops.fft2((r, i)), ((4, 6), floats()), ((4, 6), floats()))
+case("fft-ifft2", lambda r, i: ops.ifft2((r, i)), ((4, 6), floats()), ((4, 6), floats()))
+case("rfft", ops.rfft, ((8,), floats()))
+case("rfft-cropped", lambda x: ops.rfft(x, 6), ((8,), floats()))
+case("rfft-padded", lambda x: ops.rfft(x, 11), ((8,), floats()))
+case("irfft", lambda r, i: ops.irfft((r, i)), ((5,), floats()), ((5,), floats()))
+case("irfft-odd", lambda r, i: ops.irfft((r, i), 7), ((5,), floats()), ((5,), floats()))
+case("irfft-cropped", lambda r, i: ops.irfft((r, i), 4), ((5,), floats()), ((5,), floats()))
+case("rfft-stft", lambda x: ops.stft(x, 8, 4, 8), ((32,), floats()))
+case("overlap_add-istft", lambda r, i: ops.istft((r, i), 8, 4, 8), ((9, 5), floats()),
+     ((9, 5), floats()))
+case("frame", lambda x: ops.extract_sequences(x, 4, 3), ((3, 13), floats()))
+IDS = np.array([0, 2, 2, 5, -1, 1])  # 5 and -1 are dropped; segment 3 stays empty
+for reduction in ("sum", "prod", "max", "min"):
+    reduce = getattr(ops, f"segment_{reduction}")
+    case(f"segment_reduce-{reduction}",
+         lambda d, reduce=reduce: reduce(ops.transpose(d, (1, 0, 2)), IDS, num_segments=4),
+         ((6, 3), floats()))
+case("segment_reduce-ints", lambda d: ops.segment_max(ops.transpose(d), IDS, num_segments=4),
+     ((6,), ints()))
+case("sparsemax", ops.sparsemax, ((6,), floats()))
+case("sparsemax-axis", lambda x: ops.sparsemax(x, axis=1), ((6, 2), floats()))
+for method in ("bilinear", "nearest", "bicubic", "lanczos3", "area"):
+    case(f"resample-{method}", lambda x, m=method: ops.image.resize(x, (5, 7), interpolation=m),
+         ((4, 6, 2), floats()))
+case("resample-antialias", lambda x: ops.image.resize(x, (2, 3), antialias=True),
+     ((4, 6, 2), floats()))
+case("resample-scale_and_translate", lambda x: ops.image.scale_and_translate(
+    x, (3, 5, 8, 2), np.array([1.3, 1.5]), np.array([0.5, -1.0]), (1, 2), "bilinear"),
+    ((4, 6, 2), floats()))
+for order in (0, 1):
+    for mode in ("constant", "nearest", "wrap", "mirror", "reflect"):
+        case(f"map_coordinates-{order}-{mode}",
+             lambda c, o=order, m=mode: ops.image.map_coordinates(
+                 np.arange(20.0, dtype="float32").reshape(4, 5) ** 1.5, c, o, m, fill_value=1.5),
+             ((3, 6), floats(-7, 11)))
+case("map_coordinates-halves", lambda c: ops.image.map_coordinates(
+    np.arange(20, dtype="int32").reshape(4, 5), c, 0, "constant"),
+    ((3,), lambda rng, s: np.array([[0.5, 1.5, 2.5], [-0.5, 3.5, 4.5]], "f4")))  # to even
+
+
 @ops.custom_gradient
 def clipped_identity(x):
     def grad(upstream):
@@ -200,11 +258,14 @@ def inputs_for(rng, spec, batch=BATCH):
     return [make(rng, (batch,) + shape) for shape, make in spec]
 
 
-def export_and_run(fn, arrays, path, opset=None):
-    inputs = [hikeras.Input(a.shape[1:], dtype=str(a.dtype)) for a in arrays]
+def export_and_run(fn, arrays, path, opset=None, fixed_batch=False):
+    """Exports `fn` of `arrays` as a model (batch dynamic unless `fixed_batch`); runs it."""
+    inputs = [hikeras.Input(a.shape[1:], dtype=str(a.dtype),
+                            batch_size=a.shape[0] if fixed_batch else None) for a in arrays]
     outputs = fn(*inputs)
     model = hikeras.Model(inputs if len(inputs) > 1 else inputs[0], outputs)
-    model.export(path, format="onnx", opset_version=opset)
+    model.export(path, format="onnx", opset_version=opset,
+                 input_signature=inputs if fixed_batch else None)
     session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
     feeds = {i.name: a for i, a in zip(session.get_inputs(), arrays)}
     return session.run(None, feeds)
@@ -220,10 +281,12 @@ def test_every_new_family_op_has_a_case():
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_op_exports_and_matches_the_eager_op(name, rng, tmp_path):
     c = CASES[name]
-    arrays = inputs_for(rng, c.inputs)
+    batch = 2 if c.op in FIXED_BATCH else BATCH
+    arrays = inputs_for(rng, c.inputs, batch)
     with np.errstate(all="ignore"):  # the special values warn in numpy
         expected = c.fn(*arrays)
-        got = export_and_run(c.fn, arrays, tmp_path / "op.onnx")
+        got = export_and_run(c.fn, arrays, tmp_path / "op.onnx",
+                             fixed_batch=c.op in FIXED_BATCH)
     expected = expected if isinstance(expected, (tuple, list)) else (expected,)
     assert len(got) == len(expected)
     for g, e in zip(got, expected):
@@ -265,3 +328,19 @@ def test_cumprod_along_a_dynamic_axis(rng, tmp_path):
         x = rng.uniform(-1.5, 1.5, size=(2, steps)).astype("float32")
         (got,) = session.run(None, {session.get_inputs()[0].name: x})
         np.testing.assert_allclose(got, np.cumprod(x, axis=1), rtol=1e-5, atol=1e-6)
+
+
+def test_segment_max_and_min_need_opset_18(tmp_path):
+    data = np.ones((4, 2), "float32")
+    with pytest.raises(ValueError, match="op 'segment_reduce'.*opset 18"):
+        export_and_run(lambda d: ops.segment_max(d, np.array([0, 1, 1, 0]), num_segments=2),
+                       [data], tmp_path / "s.onnx", opset=17, fixed_batch=True)
+
+
+@pytest.mark.parametrize("opset", [17, 20])
+def test_fourier_transforms_at_the_opsets_where_dft_changes(opset, rng, tmp_path):
+    real, imag = (rng.normal(size=(2, 6)).astype("float32") for _ in range(2))
+    got = export_and_run(lambda r, i: ops.irfft(ops.fft((r, i)), 10), [real, imag],
+                         tmp_path / "f.onnx", opset=opset)
+    expected = ops.convert_to_numpy(ops.irfft(ops.fft((real, imag)), 10))
+    np.testing.assert_allclose(got[0], expected, rtol=1e-5, atol=1e-5)

@@ -19,6 +19,22 @@ UNTRANSLATED = {
     "softmax_cross_entropy": "a loss: not part of an inference graph",
     "sparse_softmax_cross_entropy": "a loss: not part of an inference graph",
     "sigmoid_cross_entropy": "a loss: not part of an inference graph",
+    "elastic_transform": "a random augmentation: it runs only in training",
+    "ctc_greedy_decode": "decoding gives sequences whose length depends on the values (a "
+                         "post-processing step; run it on the exported model's outputs)",
+    "ctc_beam_search_decode": "a beam search over variable-length hypotheses (a "
+                              "post-processing step; run it on the exported model's outputs)",
+    "inv": "ONNX has no matrix inverse (only onnxruntime's com.microsoft extension, which "
+           "other runtimes lack)",
+    "solve": "ONNX has no linear solver or matrix factorisation to build one from",
+    "solve_triangular": "ONNX has no triangular solver (substitution would be a loop over "
+                        "rows, not written)",
+    "cholesky": "ONNX has no matrix factorisation",
+    "lu_factor": "ONNX has no matrix factorisation",
+    "qr": "ONNX has no matrix factorisation",
+    "svd": "ONNX has no singular value decomposition",
+    "eig": "ONNX has no eigendecomposition",
+    "eigh": "ONNX has no eigendecomposition",
 }
 
 
