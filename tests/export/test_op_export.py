@@ -22,7 +22,7 @@ BATCH = 3
 COVERED_MODULES = ("trig", "binary_math", "bitwise", "ordering", "rearranging", "scatter",
                    "determinants", "custom_gradient", "special_functions", "error_function",
                    "ranking", "fourier", "framing", "segments", "sparsemax", "resampling",
-                   "sampling")
+                   "sampling", "linear_solve")
 
 FIXED_BATCH = {"map_coordinates"}  # its first axis holds one row per input axis
 EXACT = {"nextafter"}  # one unit in the last place: within 1e-5 would not see it
@@ -190,6 +190,29 @@ case("slogdet-singular", ops.slogdet,
 
 
 case("det", ops.det, ((3, 3), floats()))
+def well_conditioned(n):
+    def make(rng, shape):
+        return (rng.normal(size=shape) + 3 * np.eye(n)).astype("float32")
+    return ((n, n), make)
+
+
+def needs_pivoting(rng, shape):  # a zero on the diagonal: elimination must swap rows
+    a = rng.normal(size=shape).astype("float32")
+    a[:, 0, 0] = 0.0
+    return a
+
+
+case("inv", ops.linalg.inv, well_conditioned(4))
+case("inv-pivoting", ops.linalg.inv, ((3, 3), needs_pivoting))
+case("solve", ops.linalg.solve, well_conditioned(3), ((3, 2), floats()))
+case("solve-vector", lambda a, b: ops.linalg.solve(a[0], b[0]), well_conditioned(3),
+     ((3,), floats()))
+case("solve-broadcast", lambda a, b: ops.linalg.solve(a[:1], b), ((3, 3), needs_pivoting),
+     ((3, 1), floats()))
+case("solve_triangular", lambda a, b: ops.linalg.solve_triangular(a, b, lower=True),
+     well_conditioned(4), ((4, 2), floats()))
+case("solve_triangular-upper", ops.linalg.solve_triangular, well_conditioned(4),
+     ((4, 3), floats()))
 case("erf", ops.erf, f(-4, 4))
 case("erfc", ops.erfc, f(-4, 4))
 case("erfinv", ops.erfinv, f(-0.999, 0.999))

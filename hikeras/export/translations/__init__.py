@@ -16,6 +16,7 @@ from . import (  # noqa: F401  (each module registers its translations)
     fourier,
     framing,
     linear,
+    linear_solve,
     normalization,
     ordering,
     ranking,

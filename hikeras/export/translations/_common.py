@@ -61,7 +61,7 @@ def loop(g, go_on, values, dtypes, body, max_trips=None):
     `go_on` is the bool value deciding the first pass; `body(names)` writes the
     nodes of one pass on the carried values `names` and returns `(go on?, new
     values)`. The body's constants live in the outer graph. `max_trips` bounds
-    the passes.
+    the passes (an int, or the name of an int64 scalar value).
     """
     helper = g.onnx.helper
 
@@ -83,7 +83,9 @@ def loop(g, go_on, values, dtypes, body, max_trips=None):
         [info(step, np.int64, []), info(carried_in, np.bool_, []),
          *(info(n, d) for n, d in zip(names, dtypes))],
         [info(again, np.bool_, []), *(info(n, d) for n, d in zip(new, dtypes))])
-    trips = "" if max_trips is None else g.scalar(max_trips, np.int64, "max_trips")
+    trips = max_trips if max_trips is None or isinstance(max_trips, str) else g.scalar(
+        max_trips, np.int64, "max_trips")
+    trips = "" if trips is None else trips
     go_on = g.node("Reshape", [go_on, g.ints([], "scalar_shape")])
     outs = g.node("Loop", [trips, go_on, *values], outputs=len(values), body=graph)
     return outs if len(values) > 1 else [outs]

@@ -24,11 +24,6 @@ UNTRANSLATED = {
                          "post-processing step; run it on the exported model's outputs)",
     "ctc_beam_search_decode": "a beam search over variable-length hypotheses (a "
                               "post-processing step; run it on the exported model's outputs)",
-    "inv": "ONNX has no matrix inverse (only onnxruntime's com.microsoft extension, which "
-           "other runtimes lack)",
-    "solve": "ONNX has no linear solver or matrix factorisation to build one from",
-    "solve_triangular": "ONNX has no triangular solver (substitution would be a loop over "
-                        "rows, not written)",
     "cholesky": "ONNX has no matrix factorisation",
     "lu_factor": "ONNX has no matrix factorisation",
     "qr": "ONNX has no matrix factorisation",
