@@ -22,7 +22,7 @@ BATCH = 3
 COVERED_MODULES = ("trig", "binary_math", "bitwise", "ordering", "rearranging", "scatter",
                    "determinants", "custom_gradient", "special_functions", "error_function",
                    "ranking", "fourier", "framing", "segments", "sparsemax", "resampling",
-                   "sampling", "linear_solve")
+                   "sampling", "linear_solve", "decompositions")
 
 FIXED_BATCH = {"map_coordinates"}  # its first axis holds one row per input axis
 EXACT = {"nextafter"}  # one unit in the last place: within 1e-5 would not see it
@@ -213,6 +213,21 @@ case("solve_triangular", lambda a, b: ops.linalg.solve_triangular(a, b, lower=Tr
      well_conditioned(4), ((4, 2), floats()))
 case("solve_triangular-upper", ops.linalg.solve_triangular, well_conditioned(4),
      ((4, 3), floats()))
+def positive_definite(n):
+    def make(rng, shape):
+        a = rng.normal(size=shape)
+        return (a @ np.swapaxes(a, -1, -2) + n * np.eye(n)).astype("float32")
+    return ((n, n), make)
+
+
+case("cholesky", ops.linalg.cholesky, positive_definite(4))
+case("cholesky-lower-triangle-only", lambda a: ops.linalg.cholesky(
+    a + ops.triu(ops.ones((4, 4)), 1) * 9.0), positive_definite(4))
+case("lu_factor", ops.linalg.lu_factor, ((4, 4), floats()))
+case("lu_factor-pivoting", ops.linalg.lu_factor, ((3, 3), needs_pivoting))
+case("lu_factor-ties", ops.linalg.lu_factor,  # equal magnitudes: the first row wins
+     ((3, 3), lambda rng, s: np.broadcast_to(np.array([[1, 2, 0], [-1, 1, 1], [1, 0, 3]], "f4"),
+                                             s).copy()))
 case("erf", ops.erf, f(-4, 4))
 case("erfc", ops.erfc, f(-4, 4))
 case("erfinv", ops.erfinv, f(-0.999, 0.999))

@@ -10,6 +10,7 @@ from . import (  # noqa: F401  (each module registers its translations)
     bitwise,
     convolution,
     custom_gradient,
+    decompositions,
     determinants,
     elementwise,
     error_function,

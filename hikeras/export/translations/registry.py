@@ -24,9 +24,8 @@ UNTRANSLATED = {
                          "post-processing step; run it on the exported model's outputs)",
     "ctc_beam_search_decode": "a beam search over variable-length hypotheses (a "
                               "post-processing step; run it on the exported model's outputs)",
-    "cholesky": "ONNX has no matrix factorisation",
-    "lu_factor": "ONNX has no matrix factorisation",
-    "qr": "ONNX has no matrix factorisation",
+    "qr": "ONNX has no matrix factorisation (Householder reflections in a Loop, with "
+          "LAPACK's signs, are not written)",
     "svd": "ONNX has no singular value decomposition",
     "eig": "ONNX has no eigendecomposition",
     "eigh": "ONNX has no eigendecomposition",
