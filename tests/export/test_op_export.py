@@ -228,6 +228,13 @@ case("lu_factor-pivoting", ops.linalg.lu_factor, ((3, 3), needs_pivoting))
 case("lu_factor-ties", ops.linalg.lu_factor,  # equal magnitudes: the first row wins
      ((3, 3), lambda rng, s: np.broadcast_to(np.array([[1, 2, 0], [-1, 1, 1], [1, 0, 3]], "f4"),
                                              s).copy()))
+case("qr", ops.linalg.qr, ((4, 4), floats()))
+case("qr-tall", ops.linalg.qr, ((5, 3), floats()))
+case("qr-tall-complete", lambda a: ops.linalg.qr(a, mode="complete"), ((5, 3), floats()))
+case("qr-wide", ops.linalg.qr, ((3, 5), floats()))
+case("qr-zero-column", ops.linalg.qr,  # no reflection: r keeps the diagonal's sign
+     ((3, 3), lambda rng, s: np.broadcast_to(np.array([[-2, 1, 0], [0, 3, 1], [0, 0, 2]],
+                                                      "f4"), s).copy()))
 case("erf", ops.erf, f(-4, 4))
 case("erfc", ops.erfc, f(-4, 4))
 case("erfinv", ops.erfinv, f(-0.999, 0.999))

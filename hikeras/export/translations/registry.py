@@ -24,8 +24,6 @@ UNTRANSLATED = {
                          "post-processing step; run it on the exported model's outputs)",
     "ctc_beam_search_decode": "a beam search over variable-length hypotheses (a "
                               "post-processing step; run it on the exported model's outputs)",
-    "qr": "ONNX has no matrix factorisation (Householder reflections in a Loop, with "
-          "LAPACK's signs, are not written)",
     "svd": "ONNX has no singular value decomposition",
     "eig": "ONNX has no eigendecomposition",
     "eigh": "ONNX has no eigendecomposition",
