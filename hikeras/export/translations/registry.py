@@ -24,9 +24,12 @@ UNTRANSLATED = {
                          "post-processing step; run it on the exported model's outputs)",
     "ctc_beam_search_decode": "a beam search over variable-length hypotheses (a "
                               "post-processing step; run it on the exported model's outputs)",
-    "svd": "ONNX has no singular value decomposition",
-    "eig": "ONNX has no eigendecomposition",
-    "eigh": "ONNX has no eigendecomposition",
+    "svd": "ONNX has no singular value decomposition, and an iterative one written as a "
+           "Loop would not reproduce LAPACK's choice of the singular vectors' signs",
+    "eig": "its eigenvalues and eigenvectors are complex, which onnxruntime computes with "
+           "no node, and they come from an iterative algorithm ONNX has no node for",
+    "eigh": "ONNX has no eigendecomposition, and an iterative one written as a Loop would "
+            "not reproduce LAPACK's choice of the eigenvectors' signs",
 }
 
 
