@@ -12,7 +12,7 @@ from ..utils import tree
 from ..utils.atomic import atomic_write
 from .onnx_graph import OnnxGraph
 from .tracing import TracedTensor, trace
-from .translations import TRANSLATIONS, UNTRANSLATED
+from .translations import translate
 
 DEFAULT_OPSET = 18
 MIN_OPSET = 17
@@ -50,8 +50,8 @@ def export_onnx(model, filepath, input_signature=None, opset_version=None, verbo
         onnx_name = g.fresh(name)
         g.bind(tensor, onnx_name)
         graph_inputs.append(_value_info(onnx, onnx_name, tensor))
-    for op in _needed(result.ops, result.outputs):
-        _translate(g, op)
+    for op in result.needed():
+        translate(g, op)
     graph_outputs = []
     g.current = None
     for i, tensor in enumerate(result.outputs):
@@ -129,35 +129,6 @@ def _check_outputs(model, outputs):
             f"Cannot export model '{model.name}' to ONNX: its output {i} is computed by {layer} "
             "outside hikeras' ops (the layer returns a tensor of its own for symbolic inputs, "
             f"or uses numpy on the values), so it has no ONNX translation. Received: {out!r}")
-
-
-def _needed(ops, outputs):
-    """The ops the outputs depend on, in their traced order."""
-    producer = {id(t): op for op in ops for t in op.outputs}
-    needed, stack = set(), [producer.get(id(t)) for t in outputs]
-    while stack:
-        op = stack.pop()
-        if op is None or id(op) in needed:
-            continue
-        needed.add(id(op))
-        for x in list(op.inputs) + list(op.attrs.values()):
-            if isinstance(x, TracedTensor):
-                stack.append(producer.get(id(x)))
-    return [op for op in ops if id(op) in needed]
-
-
-def _translate(g, op):
-    translation = TRANSLATIONS.get(op.name)
-    g.current = op
-    if translation is None:
-        reason = f" ({UNTRANSLATED[op.name]})" if op.name in UNTRANSLATED else ""
-        raise ValueError(
-            f"Cannot export {op.where()} to ONNX: the op has no ONNX translation{reason}. "
-            f"Ops with one: {', '.join(sorted(TRANSLATIONS))}.")
-    names = translation(g, op)
-    names = names if isinstance(names, tuple) else (names,)
-    for tensor, name in zip(op.outputs, names):
-        g.bind(tensor, name)
 
 
 def _value_info(onnx, name, tensor):

@@ -89,8 +89,9 @@ class OnnxGraph:
         if key is not None and key in self._constants:
             return self._constants[key]
         name = self.fresh(hint or getattr(source, "path", None) or "const")
-        self.initializers.append(self.onnx.numpy_helper.from_array(np.ascontiguousarray(array),
-                                                                   name))
+        # (np.ascontiguousarray would make a 0-d array 1-d: a scalar must stay one.)
+        array = np.ascontiguousarray(array).reshape(array.shape)
+        self.initializers.append(self.onnx.numpy_helper.from_array(array, name))
         if key is not None:
             self._constants[key] = name
             self._arrays.append(source)

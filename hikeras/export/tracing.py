@@ -61,6 +61,20 @@ class Trace:
     def __init__(self, inputs, ops, outputs):
         self.inputs, self.ops, self.outputs = inputs, ops, outputs
 
+    def needed(self):
+        """The ops the outputs depend on, in their traced order."""
+        producer = {id(t): op for op in self.ops for t in op.outputs}
+        needed, stack = set(), [producer.get(id(t)) for t in self.outputs]
+        while stack:
+            op = stack.pop()
+            if op is None or id(op) in needed:
+                continue
+            needed.add(id(op))
+            for x in list(op.inputs) + list(op.attrs.values()):
+                if isinstance(x, TracedTensor):
+                    stack.append(producer.get(id(x)))
+        return [op for op in self.ops if id(op) in needed]
+
 
 _lock = threading.Lock()  # the interceptor is process-wide: one trace at a time
 
