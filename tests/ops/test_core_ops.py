@@ -1,44 +1,16 @@
 """Core ops outside `ops.numpy`: slices, scatters, `unstack`, `saturate_cast`,
-`custom_gradient`, and the name coverage of the core and control-flow group."""
+`custom_gradient`, and the name coverage of the whole flat `keras.ops`."""
 
 import numpy as np
 import pytest
 from hikeras.backend import GradientTape, SymbolicTensor
 
 from hikeras import ops
-from tests.helpers.keras_names import keras_names
+from tests.helpers.keras_names import missing_names
 
-# keras.ops names outside ops.numpy/nn/linalg/image that belong to the math group
-# (helper "opsnn") or that hikeras leaves out; each with its reason.
-NOT_CORE = {
-    "cdist": "math group", "erf": "math group", "erfc": "math group",
-    "erfinv": "math group", "extract_sequences": "math group", "fft": "math group",
-    "fft2": "math group", "ifft2": "math group", "in_top_k": "math group",
-    "irfft": "math group", "istft": "math group", "logdet": "math group",
-    "logsumexp": "math group", "rfft": "math group", "rsqrt": "math group",
-    "segment_max": "math group", "segment_min": "math group", "segment_prod": "math group",
-    "segment_sum": "math group", "stft": "math group", "top_k": "math group",
-    "view_as_complex": "hikeras has no complex tensors",
-    "view_as_real": "hikeras has no complex tensors",
-}
-
-
-def _core_names():
-    flat = keras_names("keras.ops")
-    others = set()
-    for namespace in ("keras.ops.numpy", "keras.ops.nn", "keras.ops.linalg",
-                      "keras.ops.image"):
-        others |= set(keras_names(namespace))
-    return sorted(n for n, info in flat.items()
-                  if n not in others and info.get("kind") == "function")
-
-
-def test_every_core_and_control_flow_name_is_in_hikeras_ops():
-    names = _core_names()
-    stale = [n for n in NOT_CORE if n not in names]
-    assert not stale, stale
-    missing = [n for n in names if n not in NOT_CORE and not hasattr(ops, n)]
-    assert missing == []
+def test_every_keras_ops_name_is_flat_in_hikeras_ops():
+    """All 341 names of Keras 3.15's `keras.ops`, the core and control-flow ops included."""
+    assert missing_names("keras.ops", ops, {}) == []
 
 
 def test_slice_and_slice_update():
