@@ -129,7 +129,7 @@ NUMERIC_CASES = {
     "mobilenetv3small_075_top": ("MobileNetV3Small", {"alpha": 0.75, "classes": 10,
                                                       "input_shape": [32, 32, 3]},
                                  [2, 32, 32, 3], _PIXELS),
-    "mobilenetv3small_min_notop": ("MobileNetV3Small", {"minimalistic": True,
+    "mobilenetv3small_min_notop": ("MobileNetV3Small", {"minimalistic": True, "alpha": 0.75,
                                                         "include_top": False,
                                                         "input_shape": [32, 32, 3]},
                                    [2, 32, 32, 3], _PIXELS),
