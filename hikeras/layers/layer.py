@@ -21,9 +21,10 @@ import numpy as np
 
 from .. import constraints, initializers, ops, regularizers
 from ..backend import SymbolicTensor
+from ..dtype_policies import DTypePolicy
+from ..metrics.metric import Metric
 from ..ops.core import tracing_layer_call
 from ..utils import tree
-from ..dtype_policies import DTypePolicy
 from ..utils.dtype_utils import standardize_dtype
 from ..variables import Variable
 from .input_spec import check_input_spec
@@ -101,6 +102,9 @@ class Layer:
     [(4, 3), (3,)]
     """
 
+    # hikeras has no compiler: nothing is ever jit-compiled (Keras's flag, read by its trainers).
+    supports_jit = False
+
     def __init_subclass__(cls, **kwargs):
         """Wraps a subclass's `build` so that calling it directly marks the layer built.
 
@@ -148,6 +152,7 @@ class Layer:
         self._trainable_variables = []
         self._non_trainable_variables = []
         self._layers = []
+        self._metrics = []  # Metric objects assigned as attributes (Keras 3 tracks them)
         self._regularized = []  # (variable, regularizer)
         self.activity_regularizer = None
         self._activity_losses = []
@@ -176,6 +181,11 @@ class Layer:
     def name(self):
         return self._name or self._auto_name or self._base_name()
 
+    @property
+    def path(self):
+        """The layer's path, which prefixes its variables' paths (`"dense/kernel"`)."""
+        return self.name
+
     def _base_name(self):
         """The stem of automatic names: the snake-case class name."""
         return to_snake_case(type(self).__name__)
@@ -195,14 +205,15 @@ class Layer:
 
     # ---------------------------------------------------------- attribute tracking
     def __setattr__(self, name, value):
-        if isinstance(value, Layer) and "_layers" in self.__dict__:
-            if not any(value is l for l in self._layers):
-                self._layers.append(value)
-        elif (isinstance(value, (list, tuple)) and value and "_layers" in self.__dict__
-              and all(isinstance(v, Layer) for v in value) and not name.startswith("_")):
-            for v in value:
-                if not any(v is l for l in self._layers):
-                    self._layers.append(v)
+        """Tracks sublayers and metrics assigned as attributes (alone, or as a list of them)."""
+        for kind, tracked in ((Layer, "_layers"), (Metric, "_metrics")):
+            if tracked not in self.__dict__:
+                continue
+            if isinstance(value, kind):
+                _track(self.__dict__[tracked], [value])
+            elif (isinstance(value, (list, tuple)) and value and not name.startswith("_")
+                  and all(isinstance(v, kind) for v in value)):
+                _track(self.__dict__[tracked], value)
         object.__setattr__(self, name, value)
 
     # ------------------------------------------------------------------ weights
@@ -237,6 +248,31 @@ class Layer:
             self._regularized.append((var, regularizers.get(regularizer)))
         var.constraint = constraints.get(constraint)
         return var
+
+    def add_variable(self, shape, initializer, dtype=None, trainable=True, autocast=True,
+                     regularizer=None, constraint=None, name=None):
+        """Keras 3's positional form of `add_weight` (`autocast` is accepted and has no effect)."""
+        return self.add_weight(shape=shape, initializer=initializer, dtype=dtype,
+                               trainable=trainable, regularizer=regularizer,
+                               constraint=constraint, name=name)
+
+    def add_metric(self, *args, **kwargs):
+        """Removed in Keras 3, as here: metrics belong in `compile` or in tracked `Metric`s."""
+        raise NotImplementedError(
+            f"Layer `add_metric()` is not supported (Keras 3 removed it). Add the metric to "
+            f"`Model.compile(metrics=[...])`, or create a `Metric` in `__init__`/`build` of "
+            f"'{self.name}' and call its `update_state()` in `call`.")
+
+    @property
+    def metrics(self):
+        """The `Metric`s assigned as attributes of this layer and of its sublayers."""
+        return _unique(list(self._metrics)
+                       + [m for layer in self._flatten_layers() for m in layer._metrics])
+
+    @property
+    def metrics_variables(self):
+        """The variables of `self.metrics` (their running totals and counts)."""
+        return [v for metric in self.metrics for v in metric.variables]
 
     @property
     def trainable(self):
@@ -371,7 +407,10 @@ class Layer:
             ValueError: the store holds a different number of entries, lacks
                 a key, or holds an array of another shape.
         """
-        variables = self.own_variables()
+        self._assign_from_store(store, self.own_variables())
+
+    def _assign_from_store(self, store, variables):
+        """`load_own_variables`'s checks and assignment, for the given `variables`."""
         if len(store.keys()) != len(variables):
             hint = ("" if variables or self.built else
                     " The layer was never built, so it has no variables yet: build it (call "
@@ -530,6 +569,19 @@ class Layer:
             f"Quantization is not supported by hikeras. Received: mode={mode!r} for "
             f"'{self.name}'")
 
+    @property
+    def quantization_mode(self):
+        """Always `None`: hikeras does not quantize (see `quantize`)."""
+        return None
+
+    def quantized_build(self, input_shape, mode):
+        """Not supported, like `quantize`."""
+        self.quantize(mode)
+
+    def quantized_call(self, *args, **kwargs):
+        """Not supported, like `quantize`."""
+        self.quantize(None)
+
     def _maybe_build(self, inputs):
         if self.built:
             return
@@ -600,6 +652,13 @@ class Layer:
             self._activity_losses = [self.activity_regularizer(o) / batch
                                      for o in tree.flatten(outputs)]
         return outputs
+
+    def symbolic_call(self, *args, **kwargs):
+        """Calls the layer on symbolic tensors, recording the call in the graph.
+
+        `layer(keras_tensor)` does the same; this is Keras's name for that path.
+        """
+        return self._symbolic_call(args, kwargs)
 
     def _symbolic_call(self, args, kwargs):
         self._maybe_build(args[0])
@@ -726,6 +785,11 @@ class Layer:
 
     # ------------------------------------------------------------ introspection
     @property
+    def call_signature_parameters(self):
+        """The names of `call`'s parameters, in order."""
+        return list(self._call_signature.parameters)
+
+    @property
     def input(self):
         """The symbolic input of the layer's first call."""
         return self._first_node("input").call_args[0]
@@ -796,6 +860,13 @@ class Layer:
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def _track(tracked, values):
+    """Appends to the list `tracked` each of `values` it does not hold yet (by identity)."""
+    for value in values:
+        if not any(value is held for held in tracked):
+            tracked.append(value)
 
 
 def _unique(variables):
