@@ -15,6 +15,7 @@ from .. import metrics as metrics_module
 from .. import ops, optimizers
 from ..backend import GradientTape
 from ..callbacks import CallbackList
+from ..callbacks.callback_list import pythonify_logs
 from ..callbacks.progbar_logger import resolve_verbose
 from ..config.settings import capped_fit_length
 from ..distribute.scope import get_strategy
@@ -451,7 +452,7 @@ class Trainer:
                 cbs.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
-            epoch_logs = dict(logs)
+            epoch_logs = self._metrics_result_or(logs)
             if val is not None and (epoch + 1) % validation_freq == 0:
                 val_logs = self._run_evaluation(val, cbs)
                 epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
@@ -471,8 +472,15 @@ class Trainer:
             cbs.on_test_batch_begin(step)
             logs = self._run_step(self.test_step, batch)
             cbs.on_test_batch_end(step, logs)
+        logs = self._metrics_result_or(logs)
         cbs.on_test_end(logs)
         return logs
+
+    def _metrics_result_or(self, logs):
+        """The metrics' current results when `logs` has their keys (the built-in steps,
+        or a custom step that reports every metric), else a copy of `logs` (Keras 3)."""
+        results = self.get_metrics_result()
+        return results if set(logs) == set(results) else dict(logs)
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
                  steps=None, callbacks=None, return_dict=False):
@@ -485,11 +493,7 @@ class Trainer:
                                 steps, "steps")
         cbs = CallbackList(callbacks, add_progbar=verbose != 0, model=self, verbose=verbose,
                            epochs=1, steps=batches.num_steps)
-        logs = self._run_evaluation(batches, cbs)
-        if return_dict:
-            return logs
-        values = list(logs.values())
-        return values[0] if len(values) == 1 else values
+        return _format_result(self._run_evaluation(batches, cbs), return_dict)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """Model outputs for `x`, computed batch by batch (numpy arrays)."""
@@ -543,7 +547,9 @@ def _batch_size(x):
 
 
 def _format_result(logs, return_dict):
+    """Keras 3's results: a dict with sorted keys and float values (`pythonify_logs`), or
+    the values in the metrics' order, a scalar when there is one."""
     if return_dict:
-        return logs
+        return pythonify_logs(logs)
     values = list(logs.values())
     return values[0] if len(values) == 1 else values
