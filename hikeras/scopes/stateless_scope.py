@@ -54,7 +54,7 @@ class StatelessScope:
     >>> import numpy as np, hikeras
     >>> v = hikeras.Variable(np.array([1.0, 2.0]), name="v")
     >>> with hikeras.StatelessScope(state_mapping=[(v, np.array([10.0, 20.0]))]) as scope:
-    ...     v.assign(v.numpy() + 1.0)
+    ...     _ = v.assign(v.numpy() + 1.0)
     ...     inside = v.numpy().tolist()
     >>> inside, v.numpy().tolist(), scope.get_current_value(v).tolist()
     ([11.0, 21.0], [1.0, 2.0], [11.0, 21.0])
