@@ -41,9 +41,10 @@ def _symbolic_kind(args, kwargs):
     """"graph" for graph tensors among the arguments, "spec" for plain specs, else None."""
     kind = None
     for t in tree.flatten([list(args), dict(kwargs)]):
-        if isinstance(t, SymbolicTensor):
-            if getattr(t, "_keras_history", None) is not None:
-                return "graph"
+        if getattr(t, "_keras_history", None) is not None:
+            return "graph"
+        # Plain specs only: a tracer's subclass (the ONNX exporter's) wants `call` to run.
+        if type(t) is SymbolicTensor:
             kind = "spec"
     return kind
 

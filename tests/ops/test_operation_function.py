@@ -76,3 +76,15 @@ def test_operation_names_and_bad_arguments():
     with pytest.raises(NotImplementedError, match="must implement `call`"):
         hikeras.Operation()(np.ones(2))
     assert isinstance(layers.Dense(1), hikeras.Operation)
+
+
+def test_a_model_with_an_operation_exports_its_ops_to_onnx(tmp_path):
+    pytest.importorskip("onnx")
+    inputs = hikeras.Input((2,))
+    model = hikeras.Model(inputs, Affine(scale=3.0)(inputs))
+    path = str(tmp_path / "affine.onnx")
+    model.export(path, format="onnx")
+    import onnx
+
+    op_types = [node.op_type for node in onnx.load(path).graph.node]
+    assert "Mul" in op_types and "Add" in op_types
