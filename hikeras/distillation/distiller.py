@@ -93,10 +93,12 @@ class Distiller(Model):
         self.distillation_loss_weights = list(distillation_loss_weights)
         for loss in distillation_losses:
             loss.validate_model_compatibility(teacher, student)
-        self._teacher_feature_extractor = _feature_extractor(
-            teacher, [getattr(loss, "teacher_layer_name", None) for loss in distillation_losses])
-        self._student_feature_extractor = _feature_extractor(
-            student, [getattr(loss, "student_layer_name", None) for loss in distillation_losses])
+        # Views of the teacher's and student's own layers: kept out of the tracked
+        # sublayers, so the Distiller's weights and files hold each weight once.
+        object.__setattr__(self, "_teacher_feature_extractor", _feature_extractor(
+            teacher, [getattr(loss, "teacher_layer_name", None) for loss in distillation_losses]))
+        object.__setattr__(self, "_student_feature_extractor", _feature_extractor(
+            student, [getattr(loss, "student_layer_name", None) for loss in distillation_losses]))
         self.teacher.trainable = False
         self.student_loss_tracker = metrics.Mean(name="student_loss")
         self.distillation_loss_tracker = metrics.Mean(name="distillation_loss")
@@ -112,6 +114,17 @@ class Distiller(Model):
             raise ValueError(f"`metrics` must be a list or tuple. Received: metrics={metrics!r}")
         self._student_loss = tree.map_structure(_loss_function, loss)
         super().compile(optimizer=optimizer, loss=None, metrics=metrics, **kwargs)
+        # Recorded for the compile config a saved file carries, so it recompiles.
+        self._compile_args = {**self._compile_args, "loss": loss}
+
+    def _build_compiled(self, y_pred):
+        """The compiled metrics only: `compute_loss` computes the student's loss itself."""
+        recorded = self._compile_args
+        self._compile_args = {**recorded, "loss": None}
+        try:
+            super()._build_compiled(y_pred)
+        finally:
+            self._compile_args = recorded
 
     def call(self, inputs, training=None):
         return self.student(inputs, training=training)

@@ -63,6 +63,25 @@ def test_only_the_student_trains_and_the_student_saves_alone(tmp_path, rng):
                                rtol=1e-6)
 
 
+def test_the_whole_distiller_saves_and_loads_compiled(tmp_path, rng):
+    distiller = Distiller(tiny("teacher"), tiny("student"), [
+        LogitsDistillation(), FeatureDistillation(teacher_layer_name="teacher_hidden",
+                                                  student_layer_name="student_hidden")])
+    distiller.compile(optimizer="adam", loss=losses.MeanSquaredError(), metrics=["mae"])
+    x, y = rng.normal(size=(6, 4)), rng.normal(size=(6, 3))
+    distiller.fit(x, y, epochs=1, verbose=0)
+    path = str(tmp_path / "distiller.keras")
+    distiller.save(path)
+    loaded = hikeras.models.load_model(path)
+    assert isinstance(loaded, Distiller) and not loaded.teacher.trainable
+    assert len(loaded.weights) == len(distiller.weights) == 8
+    ours, theirs = (m.evaluate(x, y, verbose=0, return_dict=True) for m in (distiller, loaded))
+    assert sorted(ours) == sorted(theirs) == [
+        "distillation_loss", "loss", "mae", "student_loss", "total_loss"]
+    for key in ours:
+        np.testing.assert_allclose(theirs[key], ours[key], rtol=1e-6)
+
+
 def test_config_round_trip():
     distiller = Distiller(tiny("teacher"), tiny("student"), [
         LogitsDistillation(temperature=4.0, loss=losses.KLDivergence()),
