@@ -174,15 +174,23 @@ class Distiller(Model):
             total = ops.add(total, ops.multiply(weight, value))
         return total
 
+    def _loss_trackers(self):
+        return [self.student_loss_tracker, self.distillation_loss_tracker,
+                self.total_loss_tracker]
+
     @property
     def metrics(self):
-        return super().metrics + [self.student_loss_tracker, self.distillation_loss_tracker,
-                                  self.total_loss_tracker]
+        """The model's metrics, then the three loss trackers (reset each epoch).
+
+        The trackers are added only where the base class does not already list
+        them (a base that tracks `Metric` attributes does, as Keras 3's).
+        """
+        found = super().metrics
+        return found + [t for t in self._loss_trackers() if not any(t is m for m in found)]
 
     def get_metrics_result(self):
         logs = super().get_metrics_result()
-        for tracker in (self.student_loss_tracker, self.distillation_loss_tracker,
-                        self.total_loss_tracker):
+        for tracker in self._loss_trackers():
             logs[tracker.name] = float(tracker.result())
         return logs
 
