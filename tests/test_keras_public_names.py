@@ -29,12 +29,6 @@ EXCLUDED = {
         "src": "Keras's private implementation package, not public API",
         "legacy": "keras.legacy.saving: Keras 2's saving internals for tf.keras code; hikeras "
                   "reads Keras 2 files through its ordinary loaders",
-        "distillation": TODO,
-        "Function": TODO,
-        "Operation": TODO,
-        "StatelessScope": TODO,
-        "SymbolicScope": TODO,
-        "name_scope": TODO,
         "visualization": TODO,
     },
     "keras.activations": {},

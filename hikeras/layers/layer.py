@@ -24,6 +24,8 @@ from ..backend import SymbolicTensor
 from ..dtype_policies import DTypePolicy
 from ..metrics.metric import Metric
 from ..ops.core import tracing_layer_call
+from ..ops.operation import Operation
+from ..scopes import StatelessScope, SymbolicScope, current_path, get_stateless_scope
 from ..utils import tree
 from ..utils.dtype_utils import standardize_dtype
 from ..variables import Variable
@@ -83,8 +85,8 @@ def auto_config_arguments(layer):
     return recorded, left_out
 
 
-class Layer:
-    """Base class for layers.
+class Layer(Operation):
+    """Base class for layers: an `Operation` with weights, as in Keras 3.
 
     Args:
         trainable: whether the layer's weights are updated by training.
@@ -183,8 +185,9 @@ class Layer:
 
     @property
     def path(self):
-        """The layer's path, which prefixes its variables' paths (`"dense/kernel"`)."""
-        return self.name
+        """The layer's path, which prefixes its variables' paths (`"dense/kernel"`): its
+        name, after the `name_scope`s it was built in (`"outer/dense"`)."""
+        return f"{getattr(self, '_path_prefix', '')}{self.name}"
 
     def _base_name(self):
         """The stem of automatic names: the snake-case class name."""
@@ -200,8 +203,9 @@ class Layer:
         self._update_weight_paths()
 
     def _update_weight_paths(self):
+        prefix = getattr(self, "_path_prefix", "")
         for v in self._trainable_variables + self._non_trainable_variables:
-            v.path = f"{self.name}/{v.name}"
+            v.path = f"{prefix}{self.name}/{v.name}"
 
     # ---------------------------------------------------------- attribute tracking
     def __setattr__(self, name, value):
@@ -237,8 +241,10 @@ class Layer:
             initializer = "glorot_uniform" if np.issubdtype(dtype, np.floating) else "zeros"
         init = initializers.get(initializer)
         value = np.asarray(init(shape, dtype=dtype), dtype=dtype)
+        if not hasattr(self, "_path_prefix"):  # the `name_scope` the layer is built in
+            self._path_prefix = f"{current_path()}/" if current_path() else ""
         var = Variable(value, name=name or "variable", trainable=trainable,
-                       path=f"{self.name}/{name or 'variable'}")
+                       path=f"{self._path_prefix}{self.name}/{name or 'variable'}")
         if trainable:
             var.trainable = self.trainable
             self._trainable_variables.append(var)
@@ -483,6 +489,9 @@ class Layer:
                     f"Layer '{self.name}': add_loss() expects scalar losses (reduce them with "
                     f"ops.sum or ops.mean first). Received: loss with shape {np.shape(value)}")
             self._added_losses.append(value)
+            scope = get_stateless_scope()
+            if scope is not None and scope.collect_losses:
+                scope.add_loss(value)
 
     def _clear_added_losses(self):
         self._added_losses = []
@@ -537,7 +546,8 @@ class Layer:
             `(outputs, non_trainable_values)` (plus the losses with
             `return_losses`): the non-trainable values after the call (a
             BatchNormalization's moving statistics, say), while the layer's
-            variables keep the values they had before.
+            variables keep the values they had before. The call runs in a
+            `StatelessScope` over those values.
         """
         if not self.built:
             raise ValueError(f"Layer '{self.name}' must be built before `stateless_call`.")
@@ -548,17 +558,12 @@ class Layer:
             if len(given) != len(own):
                 raise ValueError(f"Layer '{self.name}' has {len(own)} {kind}. "
                                  f"Received: {len(given)} values")
-        saved = [np.copy(v.value) for v in trainable + non_trainable]
-        try:
-            for variable, value in zip(trainable + non_trainable,
-                                       list(trainable_variables) + list(non_trainable_variables)):
-                variable.assign(value)
+        mapping = list(zip(trainable + non_trainable,
+                           list(trainable_variables) + list(non_trainable_variables)))
+        with StatelessScope(state_mapping=mapping) as scope:
             outputs = self(*args, **kwargs)
-            new_non_trainable = [np.copy(v.value) for v in non_trainable]
             losses = list(self.losses)
-        finally:
-            for variable, value in zip(trainable + non_trainable, saved):
-                variable.assign(value)
+        new_non_trainable = [np.copy(scope.get_current_value(v)) for v in non_trainable]
         if return_losses:
             return outputs, new_non_trainable, losses
         return outputs, new_non_trainable
@@ -760,7 +765,7 @@ class Layer:
                 shapes = [tuple(a.shape) for a in args]
             return _specs_of_shapes(self.compute_output_shape(shapes), self.dtype)
         try:
-            with tracing_layer_call():
+            with SymbolicScope(), tracing_layer_call():
                 return self._call_with_context(args, kwargs)
         except Exception as error:
             if hasattr(error, "add_note"):  # Python 3.11+: the traceback names the layer
