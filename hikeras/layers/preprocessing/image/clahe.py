@@ -134,13 +134,13 @@ class ContrastLimitedAdaptiveHistogramEqualization(_ImageLayer):
         name = "ContrastLimitedAdaptiveHistogramEqualization"
         self.value_range = _value_range(name, value_range)
         if not isinstance(clip_limit, numbers.Real) or isinstance(clip_limit, bool):
-            raise ValueError(f"{name} expects `clip_limit` to be a number. "
+            raise TypeError(f"{name} expects `clip_limit` to be a number. "
                              f"Received: clip_limit={clip_limit!r}")
         self.clip_limit = clip_limit
         self.tile_grid_size = _tile_grid(tile_grid_size)
 
     def call(self, inputs, training=None):
-        height_axis, _ = _spatial_axes(self, inputs.shape)
+        _spatial_axes(self, inputs.shape)
         values = np.asarray(getattr(inputs, "value", inputs))
         images = values.astype(np.float32)
         if len(images.shape) == 3:
