@@ -152,3 +152,12 @@ def test_bad_arguments():
         layers.AugMix(alpha=0)
     with pytest.raises(ValueError, match="Received: value_range=1"):
         layers.AugMix(value_range=1)
+
+
+@pytest.mark.parametrize("Layer", [layers.RandAugment, layers.AugMix])
+def test_operations_compute_in_the_layers_dtype(Layer):
+    layer = Layer(num_ops=3, seed=1) if Layer is layers.RandAugment else Layer(seed=1)
+    assert {op.dtype for op in layer.operations} == {"float32"}
+    layer = Layer(seed=1, dtype="float64")
+    assert {op.dtype for op in layer.operations} == {"float64"}
+    assert np.asarray(layer(IMAGES)).dtype == np.float64

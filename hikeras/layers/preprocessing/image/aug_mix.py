@@ -79,8 +79,7 @@ class AugMix(_RandomImageLayer):
         self.all_ops = bool(all_ops)
         self.interpolation = interpolation
         names = ALL_OPERATIONS if self.all_ops else BASE_OPERATIONS
-        self.operations = augmentation_layers(names, self.factor, self.value_range,
-                                              interpolation, self.data_format,
+        self.operations = augmentation_layers(self, names, interpolation,
                                               child_seeds(self._rng, seed))
 
     def _augment(self, images):

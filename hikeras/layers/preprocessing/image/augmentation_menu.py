@@ -17,10 +17,10 @@ from .random_sharpness import RandomSharpness
 from .random_shear import RandomShear
 
 
-def _makers(factor, value_range, interpolation, data_format):
+def _makers(factor, value_range, interpolation, data_format, dtype):
     """`{name: make(seed)}` for every operation, in no particular order."""
-    colour = {"value_range": value_range, "data_format": data_format}
-    geometry = {"interpolation": interpolation, "data_format": data_format}
+    colour = {"value_range": value_range, "data_format": data_format, "dtype": dtype}
+    geometry = {"interpolation": interpolation, "data_format": data_format, "dtype": dtype}
     return {
         "random_shear": lambda seed: RandomShear(x_factor=factor, y_factor=factor,
                                                  seed=seed, **geometry),
@@ -36,16 +36,17 @@ def _makers(factor, value_range, interpolation, data_format):
             factor=max(1, int(8 * factor[1])), seed=seed, **colour),
         "solarization": lambda seed: Solarization(addition_factor=factor,
                                                   threshold_factor=factor, seed=seed,
-                                                  value_range=value_range,
-                                                  data_format=data_format),
+                                                  **colour),
         "auto_contrast": lambda seed: AutoContrast(**colour),
         "equalization": lambda seed: Equalization(**colour),
     }
 
 
-def augmentation_layers(names, factor, value_range, interpolation, data_format, seeds):
-    """The layers `names`, in that order; `seeds()` gives each random one its seed."""
-    makers = _makers(factor, value_range, interpolation, data_format)
+def augmentation_layers(layer, names, interpolation, seeds):
+    """The layers `names`, in that order, for `layer` (its `factor`, `value_range`,
+    `data_format` and dtype); `seeds()` gives each random one its seed."""
+    makers = _makers(layer.factor, layer.value_range, interpolation, layer.data_format,
+                     layer.dtype)
     return [makers[name](seeds()) for name in names]
 
 

@@ -61,8 +61,7 @@ class RandAugment(_RandomImageLayer):
             raise ValueError(f"RandAugment expects `interpolation` to be one of "
                              f"{_INTERPOLATIONS}. Received: interpolation={interpolation!r}")
         self.interpolation = interpolation
-        self.operations = augmentation_layers(OPERATIONS, self.factor, self.value_range,
-                                              interpolation, self.data_format,
+        self.operations = augmentation_layers(self, OPERATIONS, interpolation,
                                               child_seeds(self._rng, seed))
 
     def _augment(self, images):
