@@ -12,6 +12,7 @@ from .base_image_layer import (
     _value_range,
 )
 from .color_augmentation import _pair
+from .dict_inputs import ImagesOrDict
 
 __all__ = ["AugMix"]
 
@@ -23,7 +24,7 @@ ALL_OPERATIONS = BASE_OPERATIONS + ("random_brightness", "random_color_degenerat
                                     "random_contrast", "random_sharpness")
 
 
-class AugMix(_RandomImageLayer):
+class AugMix(ImagesOrDict, _RandomImageLayer):
     """Mixes each image with augmented versions of itself (Hendrycks et al., 2020).
 
     As Keras 3 does it, per call: `num_chains` chains each apply up to

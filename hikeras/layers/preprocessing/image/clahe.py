@@ -5,6 +5,7 @@ import numbers
 import numpy as np
 
 from .base_image_layer import _ImageLayer, _spatial_axes, _value_range
+from .dict_inputs import ImagesOrDict
 
 __all__ = ["ContrastLimitedAdaptiveHistogramEqualization"]
 
@@ -94,7 +95,7 @@ def clahe(images, clip_limit, tile_grid_size):
     return (top * (1 - wy) + bottom * wy)[:, :height, :width, :]
 
 
-class ContrastLimitedAdaptiveHistogramEqualization(_ImageLayer):
+class ContrastLimitedAdaptiveHistogramEqualization(ImagesOrDict, _ImageLayer):
     """Raises local contrast by equalising the histogram of each tile of the image.
 
     Contrast Limited Adaptive Histogram Equalization (CLAHE), computed as
@@ -139,7 +140,7 @@ class ContrastLimitedAdaptiveHistogramEqualization(_ImageLayer):
         self.clip_limit = clip_limit
         self.tile_grid_size = _tile_grid(tile_grid_size)
 
-    def call(self, inputs, training=None):
+    def _call_images(self, inputs, training):  # the same in training and inference
         _spatial_axes(self, inputs.shape)
         values = np.asarray(getattr(inputs, "value", inputs))
         images = values.astype(np.float32)
