@@ -1,6 +1,7 @@
-"""Configs written by Keras for the five augmentation layers of issue #18
-(fixtures/keras_augment) load, and come back with Keras's keys and values."""
+"""The five augmentation layers of issue #18 have Keras's signatures, and configs written
+by Keras (fixtures/keras_augment) load and come back with Keras's keys and values."""
 
+import inspect
 import json
 import pathlib
 
@@ -28,3 +29,11 @@ def test_keras_config_round_trips(name):
         if key != "dtype":  # Keras writes a DTypePolicy dict, hikeras the dtype's name
             assert plain(config[key]) == value, key
     assert config["dtype"] == keras_config["dtype"]["config"]["name"]
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_signature_is_keras(name):
+    names = json.loads((pathlib.Path(__file__).parents[1] / "fixtures" / "keras_names"
+                        / "keras_public_names.json").read_text())
+    expected = names["namespaces"]["keras.layers"][name]["signature"]
+    assert str(inspect.signature(getattr(layers, name))) == expected
