@@ -2,9 +2,9 @@
 
 Both layers turn one strength `factor = (lower, upper)` into a set of
 augmentation layers: the geometric ones draw their shear, translation and
-rotation from `factor`, the colour ones their amounts, posterisation keeps
-`max(1, int(8 upper))` bits at most, and auto-contrast and equalisation take
-no strength. The names are Keras's attribute names for them.
+rotation from `factor`, the colour ones their amounts, posterisation gets the
+factor `max(1, int(8 upper))` (its bits), and auto-contrast and equalisation
+take no strength. The names are Keras's attribute names for them.
 """
 
 from .color_augmentation import AutoContrast, RandomPosterization, Solarization
