@@ -60,9 +60,7 @@ EXCLUDED = {
         "TorchModuleWrapper": OTHER_BACKEND,
         "TFSMLayer": OTHER_BACKEND,
         **{name: TODO for name in (
-            "AugMix", "ContrastLimitedAdaptiveHistogramEqualization", "HashedCrossing",
-            "Hashing", "MaxNumBoundingBoxes", "RandAugment", "RandomElasticTransform",
-            "RandomPerspective")},
+            "HashedCrossing", "Hashing", "MaxNumBoundingBoxes")},
     },
     "keras.losses": {},
     "keras.metrics": {},
