@@ -67,7 +67,7 @@ EXCLUDED = {
         "TFSMLayer": OTHER_BACKEND,
         **{name: TODO for name in (
             "AugMix", "ContrastLimitedAdaptiveHistogramEqualization", "HashedCrossing",
-            "Hashing", "MaxNumBoundingBoxes", "RandAugment", "RandomElasticTransform",
+            "Hashing", "RandAugment", "RandomElasticTransform",
             "RandomPerspective")},
     },
     "keras.losses": {},
