@@ -63,6 +63,7 @@ from . import (  # noqa: E402
     saving,
     tree,
     utils,
+    visualization,
 )
 from .backend import GradientTape  # noqa: E402
 from .dtype_policies import DTypePolicy, FloatDTypePolicy  # noqa: E402
@@ -89,5 +90,5 @@ __all__ = [
     "activations", "backend", "callbacks", "config", "data", "datasets", "distribute",
     "dtype_policies", "export", "initializers", "io", "layers", "losses", "metrics",
     "mixed_precision", "models", "ops", "optimizers", "preprocessing", "random", "regularizers", "saving", "tree",
-    "utils", "version",
+    "utils", "version", "visualization",
 ]

@@ -35,7 +35,6 @@ EXCLUDED = {
         "StatelessScope": TODO,
         "SymbolicScope": TODO,
         "name_scope": TODO,
-        "visualization": TODO,
     },
     "keras.activations": {},
     "keras.applications": {},
@@ -86,6 +85,7 @@ EXCLUDED = {
     "keras.saving": {"KerasFileEditor": TODO},
     "keras.tree": {},
     "keras.utils.bounding_boxes": {},
+    "keras.visualization": {},
     "keras.utils": {
         "legacy": "Keras 2's serialization helpers for tf.keras code; "
                   "`deserialize_keras_object` already reads Keras 2 configs",
@@ -96,7 +96,6 @@ EXCLUDED = {
 
 # Namespaces with no hikeras module at all, and why.
 NOT_BUILT = {
-    "keras.visualization": TODO,
 }
 
 # Namespaces #18 leaves out: other issues, or excluded outright.
