@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from hikeras import layers
+from hikeras.layers.preprocessing.image.base_image_layer import _RandomImageLayer
 from hikeras.utils import bounding_boxes as bb
 from tests.helpers.layer_test import run_layer_test
 
@@ -113,6 +114,30 @@ def test_inference_leaves_random_layers_boxes_alone():
     np.testing.assert_array_equal(out["bounding_boxes"]["boxes"], BOXES)
 
 
+class _Warp(_RandomImageLayer):
+    """A made-up layer that would move pixels without saying how boxes follow."""
+
+    def _augment(self, images):
+        return images
+
+
+def test_value_layers_keep_boxes_and_pipelines_pass_dicts():
+    images = np.full(SHAPE, 100.0, "float32")
+    data = {"images": images, "bounding_boxes": {"boxes": BOXES, "labels": LABELS},
+            "labels": np.array([0, 1])}
+    out = layers.RandomBrightness((0.5, 0.5), bounding_box_format="xyxy")(data)
+    np.testing.assert_allclose(out["images"], 100.0 + 0.5 * 255)
+    np.testing.assert_array_equal(out["bounding_boxes"]["boxes"], BOXES)
+    pipeline = layers.Pipeline([
+        layers.RandomTranslation(0, (0.25, 0.25), bounding_box_format="xyxy"),
+        layers.RandomContrast(0.2, bounding_box_format="xyxy"),
+        layers.MaxNumBoundingBoxes(4, bounding_box_format="xyxy")])
+    out = pipeline(data)
+    np.testing.assert_array_equal(out["labels"], [0, 1])
+    np.testing.assert_allclose(out["bounding_boxes"]["boxes"][0, 0], [10, 3, 18, 9])
+    assert out["bounding_boxes"]["boxes"].shape == (2, 4, 4)
+
+
 def test_max_num_bounding_boxes_passes_images_and_harness():
     x = np.arange(12.0).reshape(1, 2, 2, 3)
     np.testing.assert_array_equal(layers.MaxNumBoundingBoxes(2)(x), x)
@@ -132,9 +157,12 @@ def test_max_num_bounding_boxes_passes_images_and_harness():
      ValueError, r"Received: boxes.shape=\(1, 3, 4\)"),
     (lambda: layers.RandomFlip(bounding_box_format="xyxy")({"pictures": np.zeros(SHAPE)}),
      ValueError, r"'images' key.*Received: keys=\['pictures'\]"),
-    (lambda: layers.RandomBrightness(0.1, bounding_box_format="xyxy")(
+    (lambda: _Warp(bounding_box_format="xyxy")(
         {"images": np.zeros(SHAPE), "bounding_boxes": {"boxes": BOXES, "labels": LABELS}}),
-     NotImplementedError, "RandomBrightness does not transform bounding boxes"),
+     NotImplementedError, "_Warp does not transform bounding boxes"),
+    (lambda: layers.RandomFlip(bounding_box_format="xyxy")(
+        {"images": np.zeros(SHAPE), "segmentation_masks": np.zeros(SHAPE[:3])}),
+     NotImplementedError, "does not transform 'segmentation_masks'"),
     (lambda: layers.Resizing(3, 3, bounding_box_format="corners"),
      ValueError, "Received: bounding_box_format='corners'"),
     (lambda: layers.MaxNumBoundingBoxes(0), ValueError, "Received: max_number=0"),

@@ -140,9 +140,14 @@ class _ImageLayer(Layer):
 
     A layer that moves pixels takes bounding boxes by providing Keras's
     `get_random_transformation` and `transform_images` and a
-    `_box_matrices(transformation)` (see `bounding_box_inputs`); it then
-    accepts `{"images": ..., "bounding_boxes": ...}` in eager calls.
+    `_box_matrices(transformation)` (see `bounding_box_inputs`); one that only
+    changes their values sets `_keeps_boxes`. Either then accepts
+    `{"images": ..., "bounding_boxes": ...}` in eager calls.
     """
+
+    # A layer that changes pixel values but not where they are sets this: bounding
+    # boxes then pass through it unchanged.
+    _keeps_boxes = False
 
     def __init__(self, data_format=None, bounding_box_format=None, **kwargs):
         super().__init__(**kwargs)
@@ -164,9 +169,12 @@ class _ImageLayer(Layer):
         """Keras's dict input: the images, their bounding boxes moved with them, labels kept."""
         batched = bounding_box_inputs.check_data(self, data)
         if not hasattr(self, "_box_matrices"):
-            if "bounding_boxes" in data:
+            if "bounding_boxes" in data and not self._keeps_boxes:
                 raise NotImplementedError(f"{type(self).__name__} does not transform bounding "
                                           f"boxes. Received: keys={sorted(data)}")
+            if "bounding_boxes" in data:
+                bounding_box_inputs.batched_boxes(self, data["bounding_boxes"], batched,
+                                                  np.shape(data["images"])[0])
             return dict(data, images=self.call(data["images"], training=training))
         transformation = self.get_random_transformation(data, training=training)
         out = dict(data, images=self.transform_images(data["images"], transformation,
