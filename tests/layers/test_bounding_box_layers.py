@@ -44,9 +44,11 @@ def test_layer_calls_match_keras(name):
     layer = getattr(layers, cls)(**kwargs, bounding_box_format=fmt)
     boxes = bb.convert_format(BOXES, "xyxy", fmt, *SHAPE[1:3])
     out = layer({"images": np.zeros(SHAPE, "float32"),
-                 "bounding_boxes": {"boxes": boxes, "labels": LABELS}}, training=True)
+                 "bounding_boxes": {"boxes": boxes, "labels": LABELS},
+                 "segmentation_masks": GEN.masks()}, training=True)
     assert out["images"].shape[0] == SHAPE[0]
     _check(out["bounding_boxes"], name)
+    np.testing.assert_array_equal(out["segmentation_masks"], KERAS[f"{name}/masks"])
 
 
 @pytest.mark.parametrize("name", sorted(GEN.GIVEN))
@@ -95,6 +97,16 @@ def test_boxes_follow_the_pixels(make):
                                      "labels": np.array([[1]])}}, training=True)
     np.testing.assert_allclose(out["bounding_boxes"]["boxes"][0, 0], _extent(out["images"]),
                                atol=1.0)
+
+
+def test_integer_masks_keep_their_dtype_and_follow_the_image():
+    masks = GEN.masks().astype("int32")
+    layer = layers.RandomRotation((0.25, 0.25), interpolation="nearest", fill_mode="constant")
+    out = layer({"images": masks.astype("float32"), "segmentation_masks": masks})
+    assert out["segmentation_masks"].dtype == np.int32
+    np.testing.assert_array_equal(out["segmentation_masks"], out["images"])
+    kept = layers.RandomBrightness(0.2)({"images": masks * 1.0, "segmentation_masks": masks})
+    np.testing.assert_array_equal(kept["segmentation_masks"], masks)
 
 
 def test_single_images_and_other_formats():
@@ -159,10 +171,10 @@ def test_max_num_bounding_boxes_passes_images_and_harness():
      ValueError, r"'images' key.*Received: keys=\['pictures'\]"),
     (lambda: _Warp(bounding_box_format="xyxy")(
         {"images": np.zeros(SHAPE), "bounding_boxes": {"boxes": BOXES, "labels": LABELS}}),
-     NotImplementedError, "_Warp does not transform bounding boxes"),
+     NotImplementedError, r"_Warp does not transform \['bounding_boxes'\]"),
     (lambda: layers.RandomFlip(bounding_box_format="xyxy")(
         {"images": np.zeros(SHAPE), "segmentation_masks": np.zeros(SHAPE[:3])}),
-     NotImplementedError, "does not transform 'segmentation_masks'"),
+     ValueError, r"Received: segmentation_masks.shape=\(2, 24, 32\)"),
     (lambda: layers.Resizing(3, 3, bounding_box_format="corners"),
      ValueError, "Received: bounding_box_format='corners'"),
     (lambda: layers.MaxNumBoundingBoxes(0), ValueError, "Received: max_number=0"),

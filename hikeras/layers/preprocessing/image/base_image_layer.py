@@ -140,13 +140,14 @@ class _ImageLayer(Layer):
 
     A layer that moves pixels takes bounding boxes by providing Keras's
     `get_random_transformation` and `transform_images` and a
-    `_box_matrices(transformation)` (see `bounding_box_inputs`); one that only
-    changes their values sets `_keeps_boxes`. Either then accepts
-    `{"images": ..., "bounding_boxes": ...}` in eager calls.
+    `_box_matrices(transformation)` and `_move_pixels(images, transformation,
+    interpolation)` (see `bounding_box_inputs`); one that only changes their
+    values sets `_keeps_boxes`. Either then accepts `{"images": ...,
+    "bounding_boxes": ..., "segmentation_masks": ...}` in eager calls.
     """
 
     # A layer that changes pixel values but not where they are sets this: bounding
-    # boxes then pass through it unchanged.
+    # boxes and segmentation masks then pass through it unchanged.
     _keeps_boxes = False
 
     def __init__(self, data_format=None, bounding_box_format=None, **kwargs):
@@ -168,10 +169,13 @@ class _ImageLayer(Layer):
     def _call_data(self, data, training=True):
         """Keras's dict input: the images, their bounding boxes moved with them, labels kept."""
         batched = bounding_box_inputs.check_data(self, data)
+        if "segmentation_masks" in data:
+            bounding_box_inputs.check_masks(self, data["segmentation_masks"], data["images"])
         if not hasattr(self, "_box_matrices"):
-            if "bounding_boxes" in data and not self._keeps_boxes:
-                raise NotImplementedError(f"{type(self).__name__} does not transform bounding "
-                                          f"boxes. Received: keys={sorted(data)}")
+            extras = sorted({"bounding_boxes", "segmentation_masks"} & set(data))
+            if extras and not self._keeps_boxes:
+                raise NotImplementedError(f"{type(self).__name__} does not transform {extras}. "
+                                          f"Received: keys={sorted(data)}")
             if "bounding_boxes" in data:
                 bounding_box_inputs.batched_boxes(self, data["bounding_boxes"], batched,
                                                   np.shape(data["images"])[0])
@@ -179,6 +183,9 @@ class _ImageLayer(Layer):
         transformation = self.get_random_transformation(data, training=training)
         out = dict(data, images=self.transform_images(data["images"], transformation,
                                                       training=training))
+        if "segmentation_masks" in data:
+            out["segmentation_masks"] = self.transform_segmentation_masks(
+                data["segmentation_masks"], transformation, training=training)
         if "bounding_boxes" in data:
             boxes = bounding_box_inputs.batched_boxes(
                 self, data["bounding_boxes"], batched, np.shape(data["images"])[0])
@@ -195,6 +202,15 @@ class _ImageLayer(Layer):
         return bounding_box_inputs.move_boxes(self, bounding_boxes,
                                               self._box_matrices(transformation), in_size,
                                               self._output_size(in_size))
+
+    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
+        """Moves masks (shaped as the images) as the images move, by nearest neighbour,
+        keeping their dtype."""
+        masks = np.asarray(segmentation_masks)
+        if transformation is None:  # a random layer outside training
+            return masks
+        moved = self._move_pixels(masks.astype(self.dtype), transformation, "nearest")
+        return np.asarray(moved).astype(masks.dtype)
 
     def _output_size(self, in_size):
         return in_size

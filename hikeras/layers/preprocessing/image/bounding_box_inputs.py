@@ -1,4 +1,4 @@
-"""Bounding boxes through the geometric image layers, as Keras 3 takes them.
+"""Bounding boxes (and masks) through the geometric image layers, as Keras 3 takes them.
 
 A geometric layer called on `{"images": ..., "bounding_boxes": {"boxes": ...,
 "labels": ...}}` moves the boxes with the image. Each such layer describes
@@ -6,7 +6,8 @@ its change of coordinates as one affine map per image, input pixel ->
 output pixel (`box_matrices`); the boxes are taken to `"xyxy"` pixels, their
 four corners are mapped, the box around the mapped corners is kept, clipped
 to the output image, and converted back to the layer's `bounding_box_format`.
-A box left with no area gets label -1, as in Keras.
+A box left with no area gets label -1, as in Keras. Segmentation masks,
+shaped as the images, move as the pixels do with nearest-neighbour sampling.
 
 Boxes are data-pipeline values: they are handled in eager calls on arrays,
 not on symbolic `Input`s, and carry no gradient.
@@ -26,9 +27,6 @@ def check_data(layer, data):
     if "images" not in data or unknown:
         raise ValueError(f"{name} expects a dict with an 'images' key and optionally "
                          f"'bounding_boxes' and 'labels'. Received: keys={sorted(data)}")
-    if "segmentation_masks" in data:
-        raise NotImplementedError(f"{name} does not transform 'segmentation_masks' yet. "
-                                  f"Received: keys={sorted(data)}")
     rank = np.ndim(data["images"])
     if rank not in (3, 4):
         raise ValueError(f"{name} expects a single image (rank 3) or a batch of images "
@@ -38,6 +36,18 @@ def check_data(layer, data):
                          f"Pass `bounding_box_format` (e.g. 'xyxy') to the layer. "
                          f"Received: bounding_box_format={layer.bounding_box_format!r}")
     return rank == 4
+
+
+def check_masks(layer, masks, images):
+    """Segmentation masks must have the images' shape up to the channel count."""
+    masks_shape, images_shape = np.shape(masks), np.shape(images)
+    channel = -1 if layer.data_format == "channels_last" else -3
+    expected = list(images_shape)
+    expected[channel] = masks_shape[channel] if len(masks_shape) == len(images_shape) else None
+    if list(masks_shape) != expected:
+        raise ValueError(f"{type(layer).__name__} expects 'segmentation_masks' shaped as the "
+                         f"images (any number of channels). Received: "
+                         f"segmentation_masks.shape={masks_shape}, images.shape={images_shape}")
 
 
 def batched_boxes(layer, bounding_boxes, batched, batch_size):

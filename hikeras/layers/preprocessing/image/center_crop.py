@@ -6,7 +6,7 @@ from .base_image_layer import (
     _crop,
     _ImageLayer,
     _positive_int,
-    _smart_resize,
+    _resize,
     _spatial_axes,
     _to_float,
     _with_size,
@@ -49,13 +49,16 @@ class CenterCrop(_ImageLayer):
         return {"input_size": self._image_size(images)}
 
     def transform_images(self, images, transformation, training=True):
-        images = _to_float(self, images)
+        return self._move_pixels(_to_float(self, images), transformation, "bilinear")
+
+    def _move_pixels(self, images, transformation, interpolation):
         axes = _spatial_axes(self, images.shape)
         size = (self.height, self.width)
         excess = [images.shape[a] - s for a, s in zip(axes, size)]
         if min(excess) >= 0:
             return _crop(images, axes, [e // 2 for e in excess], size)
-        return _smart_resize(images, axes, size)
+        starts, lengths = _aspect_window(tuple(images.shape[a] for a in axes), size)
+        return _resize(_crop(images, axes, starts, lengths), axes, size, interpolation)
 
     def _box_matrices(self, transformation):
         in_size, size = transformation["input_size"], (self.height, self.width)

@@ -92,12 +92,15 @@ class _RandomAffineLayer(_RandomImageLayer):
         images = _to_float(self, images)
         if not training or transformation is None:
             return images
+        return self._move_pixels(images, transformation, self.interpolation)
+
+    def _move_pixels(self, images, transformation, interpolation):
         axes = _spatial_axes(self, images.shape)
         single = len(images.shape) == 3
         if single:  # the op wants a batch axis first
             images, axes = ops.expand_dims(images, 0), (axes[0] + 1, axes[1] + 1)
         out = kernels.affine_transform(images, transformation["transforms"],
-                                       interpolation=self.interpolation,
+                                       interpolation=interpolation,
                                        fill_mode=self.fill_mode,
                                        fill_value=float(self.fill_value), axes=axes)
         return ops.squeeze(out, 0) if single else out

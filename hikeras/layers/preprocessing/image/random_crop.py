@@ -69,11 +69,13 @@ class RandomCrop(_RandomImageLayer):
         return {"starts": tuple(starts), "lengths": tuple(lengths), "input_size": in_size}
 
     def transform_images(self, images, transformation, training=True):
-        images = _to_float(self, images)
+        return self._move_pixels(_to_float(self, images), transformation, "bilinear")
+
+    def _move_pixels(self, images, transformation, interpolation):
         axes = _spatial_axes(self, images.shape)
         images = _crop(images, axes, transformation["starts"], transformation["lengths"])
         if tuple(transformation["lengths"]) != (self.height, self.width):
-            images = _resize(images, axes, (self.height, self.width), "bilinear")
+            images = _resize(images, axes, (self.height, self.width), interpolation)
         return images
 
     def _box_matrices(self, transformation):

@@ -61,6 +61,9 @@ class RandomFlip(_RandomImageLayer):
         images = _to_float(self, images)
         if not training or transformation is None:
             return images
+        return self._move_pixels(images, transformation, None)
+
+    def _move_pixels(self, images, transformation, interpolation):
         height_axis, width_axis = _spatial_axes(self, images.shape)
         key = [slice(None)] * len(images.shape)
         if self.mode != "vertical":

@@ -88,21 +88,23 @@ class Resizing(_ImageLayer):
         return {"input_size": self._image_size(images)}
 
     def transform_images(self, inputs, transformation, training=True):
-        axes = _spatial_axes(self, inputs.shape)
+        resized = self._move_pixels(inputs, transformation, self.interpolation)
+        dtype = np.dtype(inputs.dtype)
+        if np.issubdtype(dtype, np.integer) and np.dtype(resized.dtype) != dtype:
+            info = np.iinfo(dtype)  # rounded and saturated back, as Keras does
+            resized = ops.cast(ops.clip(ops.round(resized), info.min, info.max), dtype)
+        return resized
+
+    def _move_pixels(self, images, transformation, interpolation):
+        axes = _spatial_axes(self, images.shape)
         size = (self.height, self.width)
-        images = inputs
         if self.crop_to_aspect_ratio:
             starts, lengths = _aspect_window(tuple(images.shape[a] for a in axes), size,
                                              np.float32)
             images = _crop(images, axes, starts, lengths)
         elif self.pad_to_aspect_ratio:
             images = _pad_to_aspect(images, axes, size, self.fill_value)
-        resized = _resize(images, axes, size, self.interpolation)
-        dtype = np.dtype(inputs.dtype)
-        if np.issubdtype(dtype, np.integer) and np.dtype(resized.dtype) != dtype:
-            info = np.iinfo(dtype)  # rounded and saturated back, as Keras does
-            resized = ops.cast(ops.clip(ops.round(resized), info.min, info.max), dtype)
-        return resized
+        return _resize(images, axes, size, interpolation)
 
     def _box_matrices(self, transformation):
         in_size, size = transformation["input_size"], (self.height, self.width)
