@@ -184,3 +184,22 @@ def test_max_num_bounding_boxes_passes_images_and_harness():
 def test_bad_input_is_named(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+# Written by Keras 3.15's `get_config()` (dtype policies left out).
+KERAS_CONFIGS = {
+    "MaxNumBoundingBoxes": {"name": "max_num_bounding_boxes", "trainable": True,
+                            "data_format": "channels_last", "bounding_box_format": "xyxy",
+                            "max_number": 3},
+    "RandomFlip": {"name": "random_flip", "trainable": True, "data_format": "channels_last",
+                   "bounding_box_format": "xywh", "seed": None,
+                   "mode": "horizontal_and_vertical"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(KERAS_CONFIGS))
+def test_keras_configs_load_with_their_box_format(name):
+    layer = getattr(layers, name).from_config(dict(KERAS_CONFIGS[name]))
+    config = layer.get_config()
+    for key, value in KERAS_CONFIGS[name].items():
+        assert config[key] == value, key
