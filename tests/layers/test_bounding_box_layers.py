@@ -105,8 +105,13 @@ def test_integer_masks_keep_their_dtype_and_follow_the_image():
     out = layer({"images": masks.astype("float32"), "segmentation_masks": masks})
     assert out["segmentation_masks"].dtype == np.int32
     np.testing.assert_array_equal(out["segmentation_masks"], out["images"])
-    kept = layers.RandomBrightness(0.2)({"images": masks * 1.0, "segmentation_masks": masks})
-    np.testing.assert_array_equal(kept["segmentation_masks"], masks)
+    for layer in (layers.RandomBrightness(0.2), layers.Equalization(), layers.AutoContrast(),
+                  layers.RandomColorJitter(contrast_factor=0.5)):
+        kept = layer({"images": masks * 50.0, "segmentation_masks": masks})
+        np.testing.assert_array_equal(kept["segmentation_masks"], masks)
+    for layer in (layers.Equalization(), layers.AutoContrast()):  # not random
+        np.testing.assert_array_equal(layer({"images": masks * 50.0})["images"],
+                                      layer(masks * 50.0))
 
 
 def test_single_images_and_other_formats():

@@ -326,11 +326,15 @@ class AutoContrast(_ImageLayer):
     [0.0, 127.5, 255.0]
     """
 
+    _keeps_boxes = True  # changes pixel values, not where they are
+
     def __init__(self, value_range=(0, 255), data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
         self.value_range = sorted(_value_range("AutoContrast", value_range))
 
     def call(self, inputs, training=None):
+        if isinstance(inputs, dict):
+            return self._call_data(inputs, training=training)
         images = _to_float(self, inputs)
         axes = _spatial_axes(self, images.shape)
         low = ops.min(images, axis=axes, keepdims=True)
