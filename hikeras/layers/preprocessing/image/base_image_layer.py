@@ -116,13 +116,6 @@ def _resize(images, axes, size, interpolation):
     return resize(images, tuple(size), axes=tuple(axes))
 
 
-def _smart_resize(images, axes, size):
-    """Keras's `smart_resize`: the largest centred window of the target's aspect
-    ratio, resized bilinearly to `size`."""
-    starts, lengths = _aspect_window(tuple(images.shape[a] for a in axes), size)
-    return _resize(_crop(images, axes, starts, lengths), axes, size, "bilinear")
-
-
 def _to_float(layer, images):
     """Images in the layer's float dtype (integer images become floats)."""
     if np.dtype(images.dtype) == np.dtype(layer.dtype):
