@@ -64,6 +64,7 @@ from . import (  # noqa: E402
     saving,
     tree,
     utils,
+    visualization,
 )
 from .backend import GradientTape  # noqa: E402
 from .dtype_policies import DTypePolicy, FloatDTypePolicy  # noqa: E402
@@ -94,5 +95,5 @@ __all__ = [
     "distribute",
     "dtype_policies", "export", "initializers", "io", "layers", "losses", "metrics",
     "mixed_precision", "models", "ops", "optimizers", "preprocessing", "random", "regularizers", "saving", "tree",
-    "name_scope", "utils", "version",
+    "name_scope", "utils", "version", "visualization",
 ]

@@ -158,6 +158,7 @@ CASES = {
        }.items()},
     "Pipeline": case(lambda: L.Pipeline([L.RandomFlip(), L.Rescaling(0.5)]), IMG2),
     "Equalization": case(lambda: L.Equalization(), IMG2),
+    "MaxNumBoundingBoxes": case(lambda: L.MaxNumBoundingBoxes(4), IMG2),
     "STFTSpectrogram": case(lambda: L.STFTSpectrogram(frame_length=4, frame_step=2,
                                                       fft_length=4), (16, 1)),
 }

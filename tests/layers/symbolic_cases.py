@@ -178,6 +178,8 @@ CASES = {
     "Pipeline": case(lambda: layers.Pipeline([layers.RandomFlip(), layers.RandomZoom(0.2)]),
                      (T, T, 3), data=_images),
     "Equalization": case(layers.Equalization, (T, T, 3), data=_images),
+    "MaxNumBoundingBoxes": case(lambda: layers.MaxNumBoundingBoxes(4), (T, T, 3),
+                                data=_images),
     "RandomSharpness": case(lambda: layers.RandomSharpness(0.5), (T, T, 3), data=_images),
     "RandomColorJitter": case(lambda: layers.RandomColorJitter(brightness_factor=0.2),
                               (T, T, 3), data=_images),
