@@ -12,7 +12,6 @@ from .base_image_layer import (
     _value_range,
 )
 from .color_augmentation import _pair
-from .dict_inputs import ImagesOrDict
 
 __all__ = ["AugMix"]
 
@@ -24,7 +23,7 @@ ALL_OPERATIONS = BASE_OPERATIONS + ("random_brightness", "random_color_degenerat
                                     "random_contrast", "random_sharpness")
 
 
-class AugMix(ImagesOrDict, _RandomImageLayer):
+class AugMix(_RandomImageLayer):
     """Mixes each image with augmented versions of itself (Hendrycks et al., 2020).
 
     As Keras 3 does it, per call: `num_chains` chains each apply up to

@@ -8,6 +8,7 @@ from .... import ops
 from ....backend import SymbolicTensor
 from ....ops import kernels
 from ....utils.bounding_boxes.formats import check_format
+from ....utils import tree
 from ....utils.rng import make_generator
 from ...convolutional.arguments import standardize_data_format
 from ...layer import Layer
@@ -152,10 +153,11 @@ class _ImageLayer(Layer):
         self.bounding_box_format = bounding_box_format
 
     def compute_output_spec(self, inputs, training=None):
-        if isinstance(inputs, dict):
-            raise TypeError(f"{type(self).__name__} takes bounding-box dicts in eager calls "
-                             "(data pipelines), not on symbolic inputs. Received: "
-                             f"keys={sorted(inputs)}")
+        if isinstance(inputs, dict):  # Keras's dict input: every entry keeps its shape
+            bounding_box_inputs.check_keys(self, inputs)
+            images = self.compute_output_spec(inputs["images"], training=training)
+            return dict(tree.map_structure(lambda v: SymbolicTensor(v.shape, v.dtype), inputs),
+                        images=images)
         _spatial_axes(self, inputs.shape)
         return SymbolicTensor(inputs.shape, self.dtype)
 

@@ -9,8 +9,9 @@ to the output image, and converted back to the layer's `bounding_box_format`.
 A box left with no area gets label -1, as in Keras. Segmentation masks,
 shaped as the images, move as the pixels do with nearest-neighbour sampling.
 
-Boxes are data-pipeline values: they are handled in eager calls on arrays,
-not on symbolic `Input`s, and carry no gradient.
+Boxes are data-pipeline values: they are moved in eager calls on arrays and
+carry no gradient. On symbolic inputs a dict's entries keep their shapes (the
+images' spec comes from the layer), so a functional model can take one.
 """
 
 import numpy as np
@@ -20,13 +21,19 @@ from ....utils import bounding_boxes as bb
 _DATA_KEYS = ("images", "bounding_boxes", "labels", "segmentation_masks")
 
 
+def check_keys(layer, data):
+    """Refuses a dict without `images` or with keys Keras's image layers do not take."""
+    unknown = sorted(set(data) - set(_DATA_KEYS))
+    if "images" not in data or unknown:
+        raise ValueError(f"{type(layer).__name__} expects a dict with an 'images' key and "
+                         "optionally 'bounding_boxes', 'labels' and 'segmentation_masks'. "
+                         f"Received: keys={sorted(data)}")
+
+
 def check_data(layer, data):
     """The dict's keys checked; returns whether its images are a batch."""
     name = type(layer).__name__
-    unknown = sorted(set(data) - set(_DATA_KEYS))
-    if "images" not in data or unknown:
-        raise ValueError(f"{name} expects a dict with an 'images' key and optionally "
-                         f"'bounding_boxes' and 'labels'. Received: keys={sorted(data)}")
+    check_keys(layer, data)
     rank = np.ndim(data["images"])
     if rank not in (3, 4):
         raise ValueError(f"{name} expects a single image (rank 3) or a batch of images "

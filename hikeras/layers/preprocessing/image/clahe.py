@@ -5,7 +5,6 @@ import numbers
 import numpy as np
 
 from .base_image_layer import _ImageLayer, _spatial_axes, _value_range
-from .dict_inputs import ImagesOrDict
 
 __all__ = ["ContrastLimitedAdaptiveHistogramEqualization"]
 
@@ -95,7 +94,7 @@ def clahe(images, clip_limit, tile_grid_size):
     return (top * (1 - wy) + bottom * wy)[:, :height, :width, :]
 
 
-class ContrastLimitedAdaptiveHistogramEqualization(ImagesOrDict, _ImageLayer):
+class ContrastLimitedAdaptiveHistogramEqualization(_ImageLayer):
     """Raises local contrast by equalising the histogram of each tile of the image.
 
     Contrast Limited Adaptive Histogram Equalization (CLAHE), computed as
@@ -140,7 +139,11 @@ class ContrastLimitedAdaptiveHistogramEqualization(ImagesOrDict, _ImageLayer):
         self.clip_limit = clip_limit
         self.tile_grid_size = _tile_grid(tile_grid_size)
 
-    def _call_images(self, inputs, training):  # the same in training and inference
+    _keeps_boxes = True  # pixel values change, not where they are
+
+    def call(self, inputs, training=True):  # the same in training and inference
+        if isinstance(inputs, dict):
+            return self._call_data(inputs, training=training)
         _spatial_axes(self, inputs.shape)
         values = np.asarray(getattr(inputs, "value", inputs))
         images = values.astype(np.float32)

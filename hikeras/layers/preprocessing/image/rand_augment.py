@@ -9,7 +9,6 @@ from .base_image_layer import (
     _value_range,
 )
 from .color_augmentation import _pair
-from .dict_inputs import ImagesOrDict
 
 __all__ = ["RandAugment"]
 
@@ -19,7 +18,7 @@ OPERATIONS = ("random_shear", "random_translation", "random_rotation", "random_b
               "random_posterization", "solarization", "auto_contrast", "equalization")
 
 
-class RandAugment(ImagesOrDict, _RandomImageLayer):
+class RandAugment(_RandomImageLayer):
     """Applies `num_ops` augmentations, each picked at random, one after the other.
 
     The RandAugment policy (Cubuk et al., 2019), as Keras 3 runs it: on each

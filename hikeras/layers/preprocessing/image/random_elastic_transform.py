@@ -12,14 +12,13 @@ from .base_image_layer import (
     _value_range,
 )
 from .color_augmentation import _pair
-from .dict_inputs import ImagesOrDict
 
 __all__ = ["RandomElasticTransform"]
 
 _FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
 
 
-class RandomElasticTransform(ImagesOrDict, _RandomImageLayer):
+class RandomElasticTransform(_RandomImageLayer):
     """Distorts images elastically, each with a random probability.
 
     Per call, as in Keras 3: one distortion `s` is drawn from `scale`'s range

@@ -11,12 +11,11 @@ from .base_image_layer import (
     _to_float,
 )
 from .color_augmentation import _pair
-from .dict_inputs import ImagesOrDict
 
 __all__ = ["RandomPerspective"]
 
 
-class RandomPerspective(ImagesOrDict, _RandomImageLayer):
+class RandomPerspective(_RandomImageLayer):
     """Warps each image by a random perspective transform, with a random probability.
 
     Per image, as in Keras 3: a probability `p` is drawn from `factor`'s
