@@ -7,8 +7,8 @@ import numpy as np
 from .... import ops
 from ....backend import SymbolicTensor
 from ....ops import kernels
-from ....utils.bounding_boxes.formats import check_format
 from ....utils import tree
+from ....utils.bounding_boxes.formats import check_format
 from ....utils.rng import make_generator
 from ...convolutional.arguments import standardize_data_format
 from ...layer import Layer
