@@ -76,7 +76,6 @@ EXCLUDED = {
     "keras.models": {},
     "keras.optimizers": {
         "legacy": "Keras 2's optimizers, which Keras 3 keeps only as stubs that raise",
-        "Muon": TODO,
     },
     "keras.optimizers.schedules": {},
     "keras.preprocessing": {},

@@ -159,6 +159,17 @@ def lion_update(variable, gradient, momentum, *, learning_rate, beta_1, beta_2):
            beta_1=beta_1, beta_2=beta_2)
 
 
+def muon_update(variable, gradient, m, *, learning_rate, momentum, nesterov, ns_steps,
+                muon_a, muon_b, muon_c, rms_rate):
+    """Muon's orthogonalised momentum step, for a matrix.
+
+    Kernel: `muon_update` in `backend/numpy_backend/optimizer_updates.py`.
+    """
+    _apply("muon_update", variable, gradient, m, learning_rate=learning_rate,
+           momentum=momentum, nesterov=nesterov, ns_steps=ns_steps, muon_a=muon_a,
+           muon_b=muon_b, muon_c=muon_c, rms_rate=rms_rate)
+
+
 def ftrl_update(variable, gradient, accumulator, linear, *, learning_rate, learning_rate_power,
                 l1, l2, l2_shrinkage, beta):
     """FTRL-Proximal.
