@@ -237,7 +237,7 @@ def confusion_matrix_update(total, labels, predictions, weights, *, ignore_class
 __all__ = [
     "adadelta_update", "adafactor_update", "adagrad_update", "adam_update", "adamax_update",
     "amsgrad_update", "confusion_counts_update", "confusion_matrix_update", "ema_update",
-    "ftrl_update", "lamb_update", "lion_update", "mean_metric_update", "nadam_update",
+    "ftrl_update", "lamb_update", "lion_update", "mean_metric_update", "muon_update", "nadam_update",
     "rmsprop_update", "schedule_free_adamw_update", "sgd_momentum_update", "sgd_update",
     "sum_metric_update", "weight_decay_update",
 ]
