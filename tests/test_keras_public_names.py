@@ -51,7 +51,7 @@ EXCLUDED = {
         "is_nnx_enabled": "Flax NNX switch of the JAX backend; excluded by #18",
     },
     "keras.constraints": {},
-    "keras.datasets": {"california_housing": TODO, "cifar100": TODO, "reuters": TODO},
+    "keras.datasets": {},
     "keras.dtype_policies": {
         "AWQDTypePolicy": QUANTIZATION,
         "GPTQDTypePolicy": QUANTIZATION,
