@@ -82,7 +82,7 @@ EXCLUDED = {
     "keras.preprocessing.image": {},
     "keras.preprocessing.sequence": {},
     "keras.regularizers": {},
-    "keras.saving": {"KerasFileEditor": TODO},
+    "keras.saving": {},
     "keras.tree": {},
     "keras.utils": {
         "legacy": "Keras 2's serialization helpers for tf.keras code; "

@@ -71,7 +71,7 @@ def cifar100_file(monkeypatch, cache, tmp_path):
 
 
 def test_cifar100_fine_and_coarse_labels(cifar100_file, cache):
-    images, coarse, fine = cifar100_file
+    images, _, _ = cifar100_file
     (x_train, y_train), (x_test, y_test) = cifar100.load_data()
     np.testing.assert_array_equal(x_train, images[:3])
     np.testing.assert_array_equal(x_test, images[3:])
