@@ -162,3 +162,12 @@ def test_config_round_trips_and_has_keras_keys():
 def test_argument_errors(kwargs, name):
     with pytest.raises(ValueError, match=f"Received: {name}="):
         optimizers.Muon(**kwargs)
+
+
+def test_docstring_example():
+    import doctest
+
+    from hikeras.optimizers import muon
+
+    result = doctest.testmod(muon)
+    assert result.failed == 0 and result.attempted > 0
