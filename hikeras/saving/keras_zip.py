@@ -82,6 +82,14 @@ def _read_bytes(archive, info, source, limit):
     return data
 
 
+def read_keras_zip_json(filepath, name):
+    """A JSON member of the archive (`config.json`, `metadata.json`), checked and parsed."""
+    source = str(filepath)
+    with _open_zip(filepath) as archive:
+        text = _read_member(archive, name, source, _MAX_CONFIG_BYTES)
+    return parse_json(text, source, f"a {name}")
+
+
 @contextlib.contextmanager
 def open_keras_zip_weights(filepath):
     """Yields the archive's `model.weights.h5`, extracted to a temporary file, open."""
@@ -128,9 +136,7 @@ def load_keras_zip(filepath, load_from_h5, custom_objects=None, compile=True):
     (`saving_api` imports this module, which therefore cannot import it).
     """
     source = str(filepath)
-    with _open_zip(filepath) as archive:
-        text = _read_member(archive, "config.json", source, _MAX_CONFIG_BYTES)
-    config = parse_json(text, source, "a config.json")
+    config = read_keras_zip_json(filepath, "config.json")
     model = deserialize_model(config, custom_objects, source)
     compile_config = config.get("compile_config")
     if compile and isinstance(compile_config, dict) and compile_config.get("optimizer"):
