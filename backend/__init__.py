@@ -14,6 +14,7 @@ from .config import (
 )
 from .dispatch import apply, get_op, set_symbolic_interceptor
 from .dtypes import (
+    bfloat16_dtype,
     get_uid,
     is_float_dtype,
     is_int_dtype,
@@ -63,6 +64,7 @@ __all__ = [
     "apply",
     "available_backends",
     "backend",
+    "bfloat16_dtype",
     "clear_session",
     "epsilon",
     "floatx",

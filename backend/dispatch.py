@@ -16,8 +16,9 @@ import threading
 
 import numpy as np
 
+from . import autocast
 from .graph import Node
-from .tensor import SymbolicTensor, Tensor, new_ref, spec_of
+from .tensor import SymbolicTensor, Tensor, Variable, new_ref, spec_of
 
 _local = threading.local()
 _ops = {}  # the active backend's name -> Op table, set by selection.set_backend
@@ -92,6 +93,13 @@ def get_op(name):
 def apply(name, *inputs, **attrs):
     """Runs op `name` on `inputs` (arrays, tensors, symbolic tensors or scalars)."""
     op = _ops.get(name) or get_op(name)
+    if autocast.any_scope_open() and not op.mutates:
+        inputs = _autocast_variables(inputs)
+    return _run(op, inputs, attrs)
+
+
+def _run(op, inputs, attrs):
+    """`apply` past its autocast step."""
     values = []
     for x in inputs:
         if isinstance(x, Tensor):
@@ -114,6 +122,20 @@ def apply(name, *inputs, **attrs):
             raise
         return _apply_symbolic(op, inputs, attrs)
     return out[0] if op.residual else out
+
+
+def _autocast_variables(inputs):
+    """`inputs` with autocast float variables read through a cast (see `autocast`)."""
+    dtype = autocast.autocast_dtype()
+    if dtype is None:
+        return inputs
+    cast = _ops.get("cast") or get_op("cast")
+    return tuple(
+        _run(cast, (x,), {"dtype": dtype})
+        if (isinstance(x, Variable) and x.autocast and x.value.dtype != dtype
+            and x.value.dtype.kind == "f")
+        else x
+        for x in inputs)
 
 
 def _has_unknown_dim(attrs):

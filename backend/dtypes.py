@@ -40,6 +40,21 @@ def standardize_dtype(dtype):
     return name
 
 
+def bfloat16_dtype():
+    """numpy's dtype for bfloat16, from the `ml-dtypes` package (imported on first use).
+
+    numpy has no bfloat16; `ml-dtypes` (`pip install "hikeras[mixed]"`) adds
+    one that numpy's ufuncs and casts understand.
+    """
+    try:
+        import ml_dtypes  # noqa: PLC0415 - optional: only bfloat16 needs it
+    except ImportError:
+        raise ImportError(
+            "bfloat16 (and the 'mixed_bfloat16' policy) needs the ml-dtypes package: "
+            'pip install "hikeras[mixed]". Received: dtype=\'bfloat16\'') from None
+    return np.dtype(ml_dtypes.bfloat16)
+
+
 def is_float_dtype(dtype):
     """Whether `dtype` is a floating dtype (None means `floatx()`, so it is)."""
     return standardize_dtype(dtype) in ("bfloat16", "float16", "float32", "float64")

@@ -12,8 +12,8 @@ import numpy as np
 from . import backend, initializers
 from .utils.dtype_utils import standardize_dtype
 
-# Keras 3 arguments that concern distributed or mixed-precision backends.
-_IGNORED = ("autocast", "aggregation", "synchronization")
+# Keras 3 arguments that concern distributed backends.
+_IGNORED = ("aggregation", "synchronization")
 
 
 def _is_initializer(value):
@@ -34,7 +34,9 @@ class Variable(backend.Variable):
         path: the name qualified by its owner; defaults to `name`.
         constraint: a projection optimizers apply after each update.
 
-    `autocast`, `aggregation` and `synchronization` are accepted and ignored.
+    `autocast` (default True) lets a mixed-precision layer read the variable
+    in its compute dtype (see docs/mixed_precision.md); `aggregation` and
+    `synchronization` are accepted and ignored.
 
     >>> import hikeras
     >>> v = hikeras.Variable("ones", shape=(2,), name="scale")
@@ -45,7 +47,7 @@ class Variable(backend.Variable):
     __slots__ = ()
 
     def __init__(self, initializer, shape=None, dtype=None, trainable=True, name=None,
-                 path=None, constraint=None, **kwargs):
+                 path=None, constraint=None, autocast=True, **kwargs):
         unknown = sorted(set(kwargs) - set(_IGNORED))
         if unknown:
             raise TypeError(f"Variable got unexpected arguments {unknown}.")
@@ -65,4 +67,4 @@ class Variable(backend.Variable):
                     f"Variable '{name}': the initial value has shape {value.shape}, not the "
                     f"declared {tuple(shape)}.")
         super().__init__(value, name=name, trainable=trainable, path=path,
-                         constraint=constraint)
+                         constraint=constraint, autocast=autocast)

@@ -192,6 +192,11 @@ def cast(x, dtype):
     """Converts to `dtype`; a float-to-float cast passes the gradient back."""
     x = np.asarray(x)
     # The residual is the source dtype: the node does not record input dtypes.
+    if np.dtype(dtype).itemsize == 2 and x.dtype.kind == "f" and x.dtype.itemsize > 2:
+        # Values beyond float16's range become inf, silently as in Keras: a
+        # LossScaleOptimizer detects them and skips the step.
+        with np.errstate(over="ignore"):
+            return x.astype(dtype, copy=False), x.dtype
     return x.astype(dtype, copy=False), x.dtype
 
 
