@@ -126,16 +126,20 @@ def _run(op, inputs, attrs):
 
 def _autocast_variables(inputs):
     """`inputs` with autocast float variables read through a cast (see `autocast`)."""
+    return tuple(autocast_operand(x) if isinstance(x, Variable) else x for x in inputs)
+
+
+def autocast_operand(x):
+    """`x`, or an autocast float `Variable` read in the open `AutocastScope`'s dtype.
+
+    Front-end ops that promote their operands' dtypes before reaching `apply`
+    call this first, so a float32 weight promotes as the float16 it is read as.
+    """
     dtype = autocast.autocast_dtype()
-    if dtype is None:
-        return inputs
-    cast = _ops.get("cast") or get_op("cast")
-    return tuple(
-        _run(cast, (x,), {"dtype": dtype})
-        if (isinstance(x, Variable) and x.autocast and x.value.dtype != dtype
-            and x.value.dtype.kind == "f")
-        else x
-        for x in inputs)
+    if (dtype is None or not isinstance(x, Variable) or not x.autocast
+            or x.value.dtype == dtype or x.value.dtype.kind != "f"):
+        return x
+    return _run(_ops.get("cast") or get_op("cast"), (x,), {"dtype": dtype})
 
 
 def _has_unknown_dim(attrs):

@@ -225,11 +225,11 @@ def test_default_install_never_imports_ml_dtypes():
 def test_autocast_scope_reads_variables_in_its_dtype():
     variable = hikeras.Variable(np.ones(2, "float32"))
     kept = hikeras.Variable(np.ones(2, "float32"), autocast=False)
-    with backend.autocast.AutocastScope("float16"):
+    with backend.AutocastScope("float16"):
         assert hikeras.ops.add(variable, 1.0).dtype == np.float16
         assert hikeras.ops.add(kept, 1.0).dtype == np.float32
-        with backend.autocast.AutocastScope(None):
+        with backend.AutocastScope(None):
             assert hikeras.ops.add(variable, 1.0).dtype == np.float32
     assert hikeras.ops.add(variable, 1.0).dtype == np.float32
     with pytest.raises(ValueError, match="Received: dtype=int32"):
-        backend.autocast.AutocastScope("int32")
+        backend.AutocastScope("int32")

@@ -12,10 +12,16 @@ are and chooses its own precision.
 
 import numpy as np
 
-from ..backend import SymbolicTensor, Tensor, bfloat16_dtype
-from ..backend.autocast import AutocastScope, autocast_dtype
+from ..backend import (
+    AutocastScope,
+    SymbolicTensor,
+    Tensor,
+    autocast_dtype,
+    bfloat16_dtype,
+)
 from ..dtype_policies import DTypePolicy, global_policy
 from ..dtype_policies import get as get_policy
+from .node import KerasTensor
 
 _HALF = ("float16", "bfloat16")
 
@@ -81,7 +87,13 @@ def input_dtype(layer, value_dtype):
 
 
 def convert_input(layer, x, cast):
-    """`x` with a floating value cast to the layer's input dtype (see `input_dtype`)."""
+    """`x` with a floating value cast to the layer's input dtype (see `input_dtype`).
+
+    A `KerasTensor` stays as it is: it is a node of the graph being built (the
+    layer's symbolic call converts its history-free copy).
+    """
+    if isinstance(x, KerasTensor):
+        return x
     if isinstance(x, np.ndarray):
         target = input_dtype(layer, x.dtype)
         return x if target is None else cast(x, target)

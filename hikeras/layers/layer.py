@@ -559,6 +559,10 @@ class Layer:
             return self._traced_call(args, kwargs)
         inputs = self._convert_inputs(args[0])
         args = (inputs,) + args[1:]
+        if self._dtype_policy is not None:  # as Keras, every tensor argument is autocast
+            args = (inputs,) + tuple(autocasting.convert_input(self, a, ops.cast)
+                                     for a in args[1:])
+            kwargs = {k: autocasting.convert_input(self, v, ops.cast) for k, v in kwargs.items()}
         self._maybe_build(inputs)
         if self.input_spec is not None:
             check_input_spec(self, inputs)
