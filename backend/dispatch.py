@@ -114,7 +114,7 @@ def _run(op, inputs, attrs):
         if refs is not None:
             return _record(op, values, refs, attrs, tapes)
     try:  # no cost on Python 3.11+ unless the kernel raises
-        out = op.forward(*values, **attrs)
+        out = _forward(op, values, attrs)
     except TypeError:
         # Concrete inputs with a size that is unknown while a layer is traced
         # (`ops.tile(weight, (ops.shape(x)[0], 1))`): the answer is a spec.
@@ -140,6 +140,15 @@ def autocast_operand(x):
             or x.value.dtype == dtype or x.value.dtype.kind != "f"):
         return x
     return _run(_ops.get("cast") or get_op("cast"), (x,), {"dtype": dtype})
+
+
+def _forward(op, values, attrs):
+    """`op`'s forward kernel; bfloat16 inputs are computed on in float32 (see `bfloat16`)."""
+    if autocast.bfloat16_in_use() and attrs.get("dtype") is None and any(
+            getattr(v, "dtype", None) is not None and v.dtype.kind == "V" for v in values):
+        return autocast.round_to_bfloat16(
+            op.forward(*autocast.widen_bfloat16(values), **attrs), op.residual)
+    return op.forward(*values, **attrs)
 
 
 def _has_unknown_dim(attrs):
@@ -178,7 +187,7 @@ def _input_refs(inputs, tapes):
 
 
 def _record(op, values, refs, attrs, tapes):
-    out = op.forward(*values, **attrs)
+    out = _forward(op, values, attrs)
     residual = None
     if op.residual:
         out, residual = out

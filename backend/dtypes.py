@@ -7,6 +7,7 @@ Python scalars are "weak": `float32` with a Python float stays `float32`.
 
 import numpy as np
 
+from .autocast import use_bfloat16
 from .config import floatx
 
 _PYTHON_TYPES = {bool: "bool", int: "int64", float: "float32", str: "string"}
@@ -47,12 +48,14 @@ def bfloat16_dtype():
     one that numpy's ufuncs and casts understand.
     """
     try:
-        import ml_dtypes  # noqa: PLC0415 - optional: only bfloat16 needs it
+        import ml_dtypes  # optional: only bfloat16 needs it
     except ImportError:
         raise ImportError(
             "bfloat16 (and the 'mixed_bfloat16' policy) needs the ml-dtypes package: "
             'pip install "hikeras[mixed]". Received: dtype=\'bfloat16\'') from None
-    return np.dtype(ml_dtypes.bfloat16)
+    dtype = np.dtype(ml_dtypes.bfloat16)
+    use_bfloat16(dtype)
+    return dtype
 
 
 def is_float_dtype(dtype):

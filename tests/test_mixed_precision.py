@@ -233,3 +233,35 @@ def test_autocast_scope_reads_variables_in_its_dtype():
     assert hikeras.ops.add(variable, 1.0).dtype == np.float32
     with pytest.raises(ValueError, match="Received: dtype=int32"):
         backend.AutocastScope("int32")
+
+
+def _small_convnet():
+    inputs = hikeras.Input((6, 6, 2))
+    h = layers.DepthwiseConv2D(3, activation="relu")(inputs)
+    h = layers.MaxPooling2D(2)(h)
+    h = layers.Flatten()(h)
+    outputs = layers.Dense(3, activation="softmax", dtype="float32")(h)
+    return hikeras.Model(inputs, outputs)
+
+
+def test_numba_backend_falls_back_to_numpy_for_float16(mixed_float16, rng):
+    pytest.importorskip("numba")
+    x = rng.normal(size=(8, 6, 6, 2)).astype("float32")
+    y = rng.integers(0, 3, size=8)
+    results = {}
+    previous = backend.backend()
+    for name in ("numpy", "numba"):
+        backend.set_backend(name)
+        try:
+            hikeras.utils.set_random_seed(1)
+            model = _small_convnet()
+            model.compile(optimizer=optimizers.Adam(0.01), loss="sparse_categorical_crossentropy")
+            losses = [model.train_on_batch(x, y) for _ in range(3)]
+            results[name] = (losses, model.get_weights())
+        finally:
+            backend.set_backend(previous)
+    # numba compiles float32/float64 kernels only: float16 calls take numpy's kernels,
+    # and the float32 weight updates are numba's, equal to numpy's bit for bit.
+    np.testing.assert_array_equal(results["numba"][0], results["numpy"][0])
+    for got, want in zip(results["numba"][1], results["numpy"][1]):
+        np.testing.assert_array_equal(got, want)
