@@ -144,7 +144,8 @@ def autocast_operand(x):
 
 def _forward(op, values, attrs):
     """`op`'s forward kernel; bfloat16 inputs are computed on in float32 (see `bfloat16`)."""
-    if autocast.bfloat16_in_use() and attrs.get("dtype") is None and any(
+    # A cast, or an op told its output dtype, answers in the dtype it was asked for.
+    if autocast.bfloat16_in_use() and op.name != "cast" and attrs.get("dtype") is None and any(
             getattr(v, "dtype", None) is not None and v.dtype.kind == "V" for v in values):
         return autocast.round_to_bfloat16(
             op.forward(*autocast.widen_bfloat16(values), **attrs), op.residual)

@@ -203,9 +203,14 @@ def cast(x, dtype):
 @cast.defvjp(traceable=True)
 def _cast_vjp(node, g):
     source = node.residual
-    if not (np.issubdtype(source, np.inexact) and np.issubdtype(g.dtype, np.inexact)):
+    if not (_inexact(source) and _inexact(g.dtype)):
         return (None,)
     return (g if g.dtype == source else ops.cast(g, source),)
+
+
+def _inexact(dtype):
+    """Float or complex, bfloat16 (ml-dtypes, numpy kind "V") included."""
+    return np.issubdtype(dtype, np.inexact) or dtype.name == "bfloat16"
 
 
 @define("stop_gradient", shape=rules.same, differentiable=False)

@@ -65,5 +65,5 @@ def test_layer_computes_in_half_precision_with_float32_weights(name, policy, rng
         loss = _float_sum(model(data, training=True))
     grads = tape.gradient(loss, model.trainable_weights)
     for weight, grad in zip(model.trainable_weights, grads):
-        if grad is not None:
-            assert np.asarray(grad).dtype == weight.dtype, f"{name}: {weight.path}"
+        assert grad is not None, f"{name}: no gradient for {weight.path}"
+        assert np.asarray(grad).dtype == weight.dtype, f"{name}: {weight.path}"
