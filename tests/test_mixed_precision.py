@@ -265,3 +265,18 @@ def test_numba_backend_falls_back_to_numpy_for_float16(mixed_float16, rng):
     np.testing.assert_array_equal(results["numba"][0], results["numpy"][0])
     for got, want in zip(results["numba"][1], results["numpy"][1]):
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("suffix", [".keras", ".h5"])
+def test_our_files_keep_policies_and_predictions(suffix, mixed_float16, tmp_path, rng):
+    model = hikeras.Sequential([hikeras.Input((4,)), layers.Dense(8, activation="relu"),
+                                layers.BatchNormalization(),
+                                layers.Dense(2, activation="softmax", dtype="float32")])
+    x = rng.normal(size=(5, 4)).astype("float32")
+    expected = model.predict(x, verbose=0)
+    model.save(tmp_path / f"model{suffix}")
+    mixed_precision.set_global_policy(None)  # the file, not the global policy, decides
+    loaded = hikeras.models.load_model(tmp_path / f"model{suffix}")
+    assert [layer.dtype_policy.name for layer in loaded.layers] == [
+        "mixed_float16", "mixed_float16", "float32"]
+    np.testing.assert_array_equal(loaded.predict(x, verbose=0), expected)
