@@ -16,7 +16,7 @@ import threading
 
 import numpy as np
 
-from . import autocast
+from . import autocast, bfloat16
 from .graph import Node
 from .tensor import SymbolicTensor, Tensor, Variable, new_ref, spec_of
 
@@ -143,12 +143,12 @@ def autocast_operand(x):
 
 
 def _forward(op, values, attrs):
-    """`op`'s forward kernel; bfloat16 inputs are computed on in float32 (see `bfloat16`)."""
+    """`op`'s forward kernel; bfloat16 inputs are computed on in float32 (`bfloat16.py`)."""
     # A cast, or an op told its output dtype, answers in the dtype it was asked for.
-    if autocast.bfloat16_in_use() and op.name != "cast" and attrs.get("dtype") is None and any(
+    if bfloat16.bfloat16_in_use() and op.name != "cast" and attrs.get("dtype") is None and any(
             getattr(v, "dtype", None) is not None and v.dtype.kind == "V" for v in values):
-        return autocast.round_to_bfloat16(
-            op.forward(*autocast.widen_bfloat16(values), **attrs), op.residual)
+        return bfloat16.round_to_bfloat16(
+            op.forward(*bfloat16.widen_bfloat16(values), **attrs), op.residual)
     return op.forward(*values, **attrs)
 
 

@@ -7,7 +7,7 @@ Python scalars are "weak": `float32` with a Python float stays `float32`.
 
 import numpy as np
 
-from .autocast import use_bfloat16
+from .bfloat16 import use_bfloat16
 from .config import floatx
 
 _PYTHON_TYPES = {bool: "bool", int: "int64", float: "float32", str: "string"}
