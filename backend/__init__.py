@@ -4,6 +4,7 @@ This package never imports the rest of `hikeras`; everything numeric the
 front end does goes through the names exported here.
 """
 
+from .autocast import AutocastScope, any_scope_open, autocast_dtype
 from .config import (
     epsilon,
     floatx,
@@ -12,8 +13,9 @@ from .config import (
     set_floatx,
     set_image_data_format,
 )
-from .dispatch import apply, get_op, set_symbolic_interceptor
+from .dispatch import apply, autocast_operand, get_op, set_symbolic_interceptor
 from .dtypes import (
+    bfloat16_dtype,
     get_uid,
     is_float_dtype,
     is_int_dtype,
@@ -53,6 +55,7 @@ def is_keras_tensor(x):
 __all__ = [
     "FUSED_DENSE_ACTIVATIONS",
     "REQUIRED_ATTRIBUTES",
+    "AutocastScope",
     "GradientTape",
     "Op",
     "OpRegistry",
@@ -60,9 +63,13 @@ __all__ = [
     "SymbolicTensor",
     "Tensor",
     "Variable",
+    "any_scope_open",
     "apply",
+    "autocast_dtype",
+    "autocast_operand",
     "available_backends",
     "backend",
+    "bfloat16_dtype",
     "clear_session",
     "epsilon",
     "floatx",

@@ -16,8 +16,9 @@ import threading
 
 import numpy as np
 
+from . import autocast, bfloat16
 from .graph import Node
-from .tensor import SymbolicTensor, Tensor, new_ref, spec_of
+from .tensor import SymbolicTensor, Tensor, Variable, new_ref, spec_of
 
 _local = threading.local()
 _ops = {}  # the active backend's name -> Op table, set by selection.set_backend
@@ -92,6 +93,13 @@ def get_op(name):
 def apply(name, *inputs, **attrs):
     """Runs op `name` on `inputs` (arrays, tensors, symbolic tensors or scalars)."""
     op = _ops.get(name) or get_op(name)
+    if autocast.any_scope_open() and not op.mutates:
+        inputs = _autocast_variables(inputs)
+    return _run(op, inputs, attrs)
+
+
+def _run(op, inputs, attrs):
+    """`apply` past its autocast step."""
     values = []
     for x in inputs:
         if isinstance(x, Tensor):
@@ -106,7 +114,7 @@ def apply(name, *inputs, **attrs):
         if refs is not None:
             return _record(op, values, refs, attrs, tapes)
     try:  # no cost on Python 3.11+ unless the kernel raises
-        out = op.forward(*values, **attrs)
+        out = _forward(op, values, attrs)
     except TypeError:
         # Concrete inputs with a size that is unknown while a layer is traced
         # (`ops.tile(weight, (ops.shape(x)[0], 1))`): the answer is a spec.
@@ -114,6 +122,34 @@ def apply(name, *inputs, **attrs):
             raise
         return _apply_symbolic(op, inputs, attrs)
     return out[0] if op.residual else out
+
+
+def _autocast_variables(inputs):
+    """`inputs` with autocast float variables read through a cast (see `autocast`)."""
+    return tuple(autocast_operand(x) if isinstance(x, Variable) else x for x in inputs)
+
+
+def autocast_operand(x):
+    """`x`, or an autocast float `Variable` read in the open `AutocastScope`'s dtype.
+
+    Front-end ops that promote their operands' dtypes before reaching `apply`
+    call this first, so a float32 weight promotes as the float16 it is read as.
+    """
+    dtype = autocast.autocast_dtype()
+    if (dtype is None or not isinstance(x, Variable) or not x.autocast
+            or x.value.dtype == dtype or x.value.dtype.kind != "f"):
+        return x
+    return _run(_ops.get("cast") or get_op("cast"), (x,), {"dtype": dtype})
+
+
+def _forward(op, values, attrs):
+    """`op`'s forward kernel; bfloat16 inputs are computed on in float32 (`bfloat16.py`)."""
+    # A cast, or an op told its output dtype, answers in the dtype it was asked for.
+    if bfloat16.bfloat16_in_use() and op.name != "cast" and attrs.get("dtype") is None and any(
+            getattr(v, "dtype", None) is not None and v.dtype.kind == "V" for v in values):
+        return bfloat16.round_to_bfloat16(
+            op.forward(*bfloat16.widen_bfloat16(values), **attrs), op.residual)
+    return op.forward(*values, **attrs)
 
 
 def _has_unknown_dim(attrs):
@@ -152,7 +188,7 @@ def _input_refs(inputs, tapes):
 
 
 def _record(op, values, refs, attrs, tapes):
-    out = op.forward(*values, **attrs)
+    out = _forward(op, values, attrs)
     residual = None
     if op.residual:
         out, residual = out

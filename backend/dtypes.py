@@ -7,6 +7,7 @@ Python scalars are "weak": `float32` with a Python float stays `float32`.
 
 import numpy as np
 
+from .bfloat16 import use_bfloat16
 from .config import floatx
 
 _PYTHON_TYPES = {bool: "bool", int: "int64", float: "float32", str: "string"}
@@ -38,6 +39,23 @@ def standardize_dtype(dtype):
     if name not in _NAMES:
         raise ValueError(f"Invalid dtype: {dtype}. Received: dtype={dtype!r}")
     return name
+
+
+def bfloat16_dtype():
+    """numpy's dtype for bfloat16, from the `ml-dtypes` package (imported on first use).
+
+    numpy has no bfloat16; `ml-dtypes` (`pip install "hikeras[mixed]"`) adds
+    one that numpy's ufuncs and casts understand.
+    """
+    try:
+        import ml_dtypes  # optional: only bfloat16 needs it
+    except ImportError:
+        raise ImportError(
+            "bfloat16 (and the 'mixed_bfloat16' policy) needs the ml-dtypes package: "
+            'pip install "hikeras[mixed]". Received: dtype=\'bfloat16\'') from None
+    dtype = np.dtype(ml_dtypes.bfloat16)
+    use_bfloat16(dtype)
+    return dtype
 
 
 def is_float_dtype(dtype):

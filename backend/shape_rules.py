@@ -42,7 +42,11 @@ def broadcast_shapes(*shapes):
 
 def result_dtype(*specs):
     """numpy's promotion of the inputs' dtypes (Python scalars stay weak)."""
-    return np.result_type(*[dtype_of(s) for s in specs])
+    dtypes = [dtype_of(s) for s in specs]
+    if any(getattr(d, "name", None) == "bfloat16" for d in dtypes):
+        # numpy widens ml-dtypes' bfloat16 with a Python float to float64; Keras keeps it.
+        dtypes = [d for d in dtypes if not isinstance(d, (bool, int, float))]
+    return np.result_type(*dtypes)
 
 
 def elementwise(*specs, **_):
@@ -53,7 +57,7 @@ def elementwise(*specs, **_):
 def elementwise_float(*specs, **_):
     """Broadcast shape; integer inputs give the default float (like `np.exp`)."""
     dtype = result_dtype(*specs)
-    if not np.issubdtype(dtype, np.inexact):
+    if not np.issubdtype(dtype, np.inexact) and dtype.name != "bfloat16":
         dtype = np.dtype("float64") if dtype.itemsize >= 4 else np.dtype("float32")
     return SymbolicTensor(broadcast_shapes(*map(shape_of, specs)), dtype)
 

@@ -167,16 +167,20 @@ class Variable(Tensor):
         trainable: whether optimizers update it.
         path: the name qualified by its owner, e.g. `"dense/kernel"`.
         constraint: callable mapping the updated array to its projection.
+        autocast: whether ops inside an `AutocastScope` read a float variable
+            in the scope's dtype (mixed precision).
     """
 
-    __slots__ = ("name", "_trainable", "path", "constraint")
+    __slots__ = ("name", "_trainable", "path", "constraint", "autocast")
 
-    def __init__(self, value, name="variable", trainable=True, path=None, constraint=None):
+    def __init__(self, value, name="variable", trainable=True, path=None, constraint=None,
+                 autocast=True):
         super().__init__(np.array(value), new_ref() if trainable else None)
         self.name = name
         self.path = path or name
         self._trainable = bool(trainable)
         self.constraint = constraint  # projection optimizers apply after each update
+        self.autocast = bool(autocast)
 
     @property
     def trainable(self):

@@ -14,8 +14,8 @@ from .scopes.name_scope import current_path
 from .scopes.stateless_scope import get_stateless_scope
 from .utils.dtype_utils import standardize_dtype
 
-# Keras 3 arguments that concern distributed or mixed-precision backends.
-_IGNORED = ("autocast", "aggregation", "synchronization")
+# Keras 3 arguments that concern distributed backends.
+_IGNORED = ("aggregation", "synchronization")
 
 
 def _is_initializer(value):
@@ -37,7 +37,9 @@ class Variable(backend.Variable):
             enclosing `name_scope`s (`"outer/inner/name"`).
         constraint: a projection optimizers apply after each update.
 
-    `autocast`, `aggregation` and `synchronization` are accepted and ignored.
+    `autocast` (default True) lets a mixed-precision layer read the variable
+    in its compute dtype (see docs/mixed_precision.md); `aggregation` and
+    `synchronization` are accepted and ignored.
     Inside a `StatelessScope`, assignments go into the scope (see there).
 
     >>> import hikeras
@@ -49,7 +51,7 @@ class Variable(backend.Variable):
     __slots__ = ()
 
     def __init__(self, initializer, shape=None, dtype=None, trainable=True, name=None,
-                 path=None, constraint=None, **kwargs):
+                 path=None, constraint=None, autocast=True, **kwargs):
         unknown = sorted(set(kwargs) - set(_IGNORED))
         if unknown:
             raise TypeError(f"Variable got unexpected arguments {unknown}.")
@@ -71,7 +73,7 @@ class Variable(backend.Variable):
         if path is None and current_path():
             path = f"{current_path()}/{name}"
         super().__init__(value, name=name, trainable=trainable, path=path,
-                         constraint=constraint)
+                         constraint=constraint, autocast=autocast)
 
     def assign(self, value):
         _claim_in_stateless_scope(self)

@@ -1,4 +1,4 @@
-"""Dtype policies: Keras's names, dtypes and serialised form; mixed ones refused by layers."""
+"""Dtype policies: Keras's names, dtypes and serialised form (mixed compute: test_mixed_precision.py)."""
 
 import pytest
 
@@ -34,12 +34,15 @@ def test_bad_policies():
         dtype_policies.get(1.5)
 
 
-def test_layers_take_float_policies_and_refuse_mixed_ones():
+def test_layers_take_float_and_mixed_policies():
     assert layers.Dense(2, dtype=hikeras.DTypePolicy("float64")).dtype == "float64"
     assert layers.Dense(2, dtype={"class_name": "DTypePolicy",
                                   "config": {"name": "float64"}}).dtype == "float64"
-    with pytest.raises(ValueError, match="Mixed precision policies are not supported"):
-        layers.Dense(2, dtype="mixed_float16")
+    mixed = layers.Dense(2, dtype="mixed_float16")
+    assert (mixed.dtype, mixed.compute_dtype) == ("float32", "float16")
+    assert layers.Dense(2, dtype=KERAS_FORM).dtype_policy == mixed.dtype_policy
+    with pytest.raises(ValueError, match="Received: name='mixed_float32'"):
+        layers.Dense(2, dtype=hikeras.DTypePolicy("mixed_float32"))
 
 
 def test_mixed_precision_names():

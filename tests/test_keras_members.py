@@ -18,13 +18,10 @@ _RECORD = (pathlib.Path(__file__).parent / "fixtures" / "keras_names" / "keras_m
 
 TF_DISTRIBUTE = "TensorFlow backend's tf.distribute reduction; hikeras distributes with MPI"
 REMAT = "rematerialisation for compiled backends; excluded by #18 (see keras.remat)"
-MIXED = "not yet built: mixed-precision compute (#18)"
 QUANTIZATION = "quantization belongs to keras.quantizers, which #18 excludes"
 
 _EVERY_LAYER = {
     "rematerialized_call": REMAT,
-    "autocast": MIXED,
-    "input_dtype": MIXED,
 }
 _EVERY_MODEL = {**_EVERY_LAYER, "distribute_reduction_method": TF_DISTRIBUTE}
 

@@ -35,6 +35,11 @@ def _matmul_shape(x, y, **_):
 def _rows_product(x, y, epilogue=None):
     """`epilogue(x @ y)` for a 2-D `y`, with `x`'s leading axes as rows when that is free."""
     x, y = np.asarray(x), np.asarray(y)
+    if x.dtype.kind == "V" or y.dtype.kind == "V":
+        # bfloat16 (ml-dtypes) has no BLAS: multiply in float32, round the result once.
+        # (float16 keeps numpy's own loop, slow but the same sums as Keras's on CPU.)
+        dtype = np.result_type(x, y)
+        return _rows_product(x.astype(np.float32), y.astype(np.float32), epilogue).astype(dtype)
     if y.ndim != 2 or x.ndim < 2 or not x.flags.c_contiguous and x.ndim > 2:
         out = np.matmul(x, y)
         return out if epilogue is None else epilogue(out)

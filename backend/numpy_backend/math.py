@@ -192,15 +192,25 @@ def cast(x, dtype):
     """Converts to `dtype`; a float-to-float cast passes the gradient back."""
     x = np.asarray(x)
     # The residual is the source dtype: the node does not record input dtypes.
+    if np.dtype(dtype).itemsize == 2 and x.dtype.kind == "f" and x.dtype.itemsize > 2:
+        # Values beyond float16's range become inf, silently as in Keras: a
+        # LossScaleOptimizer detects them and skips the step.
+        with np.errstate(over="ignore"):
+            return x.astype(dtype, copy=False), x.dtype
     return x.astype(dtype, copy=False), x.dtype
 
 
 @cast.defvjp(traceable=True)
 def _cast_vjp(node, g):
     source = node.residual
-    if not (np.issubdtype(source, np.inexact) and np.issubdtype(g.dtype, np.inexact)):
+    if not (_inexact(source) and _inexact(g.dtype)):
         return (None,)
     return (g if g.dtype == source else ops.cast(g, source),)
+
+
+def _inexact(dtype):
+    """Float or complex, bfloat16 (ml-dtypes, numpy kind "V") included."""
+    return np.issubdtype(dtype, np.inexact) or dtype.name == "bfloat16"
 
 
 @define("stop_gradient", shape=rules.same, differentiable=False)

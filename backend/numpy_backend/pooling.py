@@ -54,7 +54,8 @@ def _window(op, shape, pool_size, strides, padding):
 
 
 def _float_dtype(dtype):
-    return dtype if np.issubdtype(dtype, np.floating) else np.dtype("float32")
+    floating = np.issubdtype(dtype, np.floating) or np.dtype(dtype).name == "bfloat16"
+    return dtype if floating else np.dtype("float32")
 
 
 def _pool_shape(op, dtype_rule):
@@ -124,7 +125,7 @@ def _scatter(shape, pads, pool, steps, counts, dtype, route):
 
 
 def _lowest(dtype):
-    return -np.inf if np.issubdtype(dtype, np.floating) else np.iinfo(dtype).min
+    return -np.inf if _float_dtype(dtype) == dtype else np.iinfo(dtype).min
 
 
 @define("max_pool", shape=declares_batch_kernel(_pool_shape("max_pool", lambda dtype: dtype)),

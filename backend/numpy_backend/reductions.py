@@ -43,7 +43,8 @@ def _count(node):
 
 def _float_reduction(x, axis=None, keepdims=False, **_):
     spec = rules.reduction(x, axis=axis, keepdims=keepdims)
-    dtype = spec.dtype if np.issubdtype(spec.dtype, np.inexact) else np.dtype("float64")
+    inexact = np.issubdtype(spec.dtype, np.inexact) or spec.dtype.name == "bfloat16"
+    dtype = spec.dtype if inexact else np.dtype("float64")
     return SymbolicTensor(spec.shape, dtype)
 
 

@@ -22,6 +22,7 @@ import numpy as np
 from .. import constraints, initializers, ops, regularizers
 from ..backend import SymbolicTensor
 from ..dtype_policies import DTypePolicy
+from ..dtype_policies import serialize as serialize_policy
 from ..metrics.metric import Metric
 from ..ops.core import tracing_layer_call
 from ..ops.operation import Operation
@@ -29,6 +30,7 @@ from ..scopes import StatelessScope, SymbolicScope, current_path, get_stateless_
 from ..utils import tree
 from ..utils.dtype_utils import standardize_dtype
 from ..variables import Variable
+from . import autocasting
 from .input_spec import check_input_spec
 from .layer_table import deserialize
 from .node import KerasHistory, KerasTensor, Node
@@ -91,7 +93,11 @@ class Layer(Operation):
     Args:
         trainable: whether the layer's weights are updated by training.
         name: the layer's name; unique within a model.
-        dtype: dtype of the weights and of floating inputs (default `floatx()`).
+        dtype: a dtype or a `DTypePolicy` (default: the global policy). A
+            mixed policy (`"mixed_float16"`) keeps the weights in float32 and
+            computes in half precision (see docs/mixed_precision.md).
+        autocast: whether a mixed policy casts floating inputs and weights to
+            the compute dtype when the layer is called.
         input_shape / batch_input_shape / batch_shape / input_dim: for the
             first layer of a `Sequential` model, declare its input.
 
@@ -133,7 +139,7 @@ class Layer(Operation):
         instance._constructor_arguments = (args, kwargs)
         return instance
 
-    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+    def __init__(self, trainable=True, name=None, dtype=None, autocast=True, **kwargs):
         unknown = set(kwargs) - set(_BASE_KWARGS)
         if unknown:
             raise TypeError(
@@ -148,7 +154,9 @@ class Layer(Operation):
         self._name = name
         self._auto_name = None
         self._trainable = bool(trainable)
-        self.dtype = standardize_dtype(dtype)
+        self._dtype_policy = autocasting.mixed_policy_of(dtype)  # None unless mixed
+        self.dtype = standardize_dtype(dtype)  # a mixed policy's variable dtype
+        self.autocast = bool(autocast)
         self.built = False
         self.input_spec = None
         self._trainable_variables = []
@@ -222,7 +230,7 @@ class Layer(Operation):
 
     # ------------------------------------------------------------------ weights
     def add_weight(self, *, shape=None, initializer=None, dtype=None, trainable=True,
-                   regularizer=None, constraint=None, name=None):
+                   autocast=True, regularizer=None, constraint=None, name=None):
         """Creates a weight variable owned by this layer.
 
         Args:
@@ -231,6 +239,8 @@ class Layer(Operation):
                 for floats and `zeros` otherwise (as Keras).
             dtype: default the layer's dtype.
             trainable: whether optimizers update it.
+            autocast: whether a mixed-precision call reads it in the compute
+                dtype (False for weights that must stay float32).
             regularizer: penalty added to `layer.losses`.
             constraint: projection applied after each optimizer update.
             name: the variable's short name (e.g. `"kernel"`).
@@ -244,7 +254,8 @@ class Layer(Operation):
         if not hasattr(self, "_path_prefix"):  # the `name_scope` the layer is built in
             self._path_prefix = f"{current_path()}/" if current_path() else ""
         var = Variable(value, name=name or "variable", trainable=trainable,
-                       path=f"{self._path_prefix}{self.name}/{name or 'variable'}")
+                       path=f"{self._path_prefix}{self.name}/{name or 'variable'}",
+                       autocast=autocast)
         if trainable:
             var.trainable = self.trainable
             self._trainable_variables.append(var)
@@ -257,9 +268,9 @@ class Layer(Operation):
 
     def add_variable(self, shape, initializer, dtype=None, trainable=True, autocast=True,
                      regularizer=None, constraint=None, name=None):
-        """Keras 3's positional form of `add_weight` (`autocast` is accepted and has no effect)."""
+        """Keras 3's positional form of `add_weight`."""
         return self.add_weight(shape=shape, initializer=initializer, dtype=dtype,
-                               trainable=trainable, regularizer=regularizer,
+                               trainable=trainable, autocast=autocast, regularizer=regularizer,
                                constraint=constraint, name=name)
 
     def add_metric(self, *args, **kwargs):
@@ -606,6 +617,10 @@ class Layer(Operation):
             return self._traced_call(args, kwargs)
         inputs = self._convert_inputs(args[0])
         args = (inputs,) + args[1:]
+        if self._dtype_policy is not None:  # as Keras, every tensor argument is autocast
+            args = (inputs,) + tuple(autocasting.convert_input(self, a, ops.cast)
+                                     for a in args[1:])
+            kwargs = {k: autocasting.convert_input(self, v, ops.cast) for k, v in kwargs.items()}
         self._maybe_build(inputs)
         if self.input_spec is not None:
             check_input_spec(self, inputs)
@@ -613,17 +628,12 @@ class Layer(Operation):
 
     def _convert_inputs(self, inputs):
         def convert(x):
-            if isinstance(x, np.ndarray):
-                if x.dtype != self.dtype and np.issubdtype(x.dtype, np.floating):
-                    # The cast op keeps an array watched by a tape differentiable.
-                    return ops.cast(x, self.dtype)
-                return x
             if isinstance(x, (list, float, int)) or np.isscalar(x):
                 arr = np.asarray(x)
-                if np.issubdtype(arr.dtype, np.floating):
-                    arr = arr.astype(self.dtype)
-                return arr
-            return x
+                target = autocasting.input_dtype(self, arr.dtype)
+                return arr if target is None else arr.astype(target)
+            # The cast op keeps an array watched by a tape differentiable.
+            return autocasting.convert_input(self, x, ops.cast)
 
         if isinstance(inputs, (list, tuple)) and inputs and not isinstance(inputs[0], (int, float)):
             return type(inputs)(convert(x) for x in inputs)
@@ -647,8 +657,13 @@ class Layer(Operation):
         if depth == 0:  # the outermost call starts a fresh set of add_loss values
             self._clear_added_losses()
         _context.depth = depth + 1
+        scope = autocasting.scope_for(self)
         try:
-            outputs = (call or self.call)(*args, **kwargs)
+            if scope is None:
+                outputs = (call or self.call)(*args, **kwargs)
+            else:
+                with scope:
+                    outputs = (call or self.call)(*args, **kwargs)
         finally:
             _context.training = outer
             _context.depth = depth
@@ -670,6 +685,7 @@ class Layer(Operation):
         if self.input_spec is not None:
             check_input_spec(self, args[0])
         symbolic_args = tree.map_structure(_strip_history, list(args))
+        symbolic_args[0] = self._convert_inputs(symbolic_args[0])
         symbolic_kwargs = tree.map_structure(_strip_history, dict(kwargs))
         mask = symbolic_kwargs.get("mask")
         if mask is None:  # the masks the graph tensors carry (see docs/masking.md)
@@ -698,6 +714,7 @@ class Layer(Operation):
         self._maybe_build(args[0])
         if self.input_spec is not None:
             check_input_spec(self, args[0])
+        args = (self._convert_inputs(args[0]),) + tuple(args[1:])
         return self.compute_output_spec(*args, **kwargs)
 
     # ------------------------------------------------------------------ masking
@@ -763,7 +780,7 @@ class Layer(Operation):
             shapes = tree.map_structure(lambda t: tuple(t.shape), tensors)
             if len(args) > 1 and all(isinstance(a, SymbolicTensor) for a in args):
                 shapes = [tuple(a.shape) for a in args]
-            return _specs_of_shapes(self.compute_output_shape(shapes), self.dtype)
+            return _specs_of_shapes(self.compute_output_shape(shapes), self.compute_dtype)
         try:
             with SymbolicScope(), tracing_layer_call():
                 return self._call_with_context(args, kwargs)
@@ -822,23 +839,36 @@ class Layer(Operation):
 
     @property
     def dtype_policy(self):
-        """The layer's `DTypePolicy`: weights and computations both in `self.dtype`."""
-        return DTypePolicy(self.dtype)
+        """The layer's `DTypePolicy` (a mixed one, or one of `self.dtype`)."""
+        return self._dtype_policy or DTypePolicy(self.dtype)
+
+    @dtype_policy.setter
+    def dtype_policy(self, policy):
+        self._dtype_policy = autocasting.mixed_policy_of(policy)
+        self.dtype = standardize_dtype(policy)
 
     @property
     def compute_dtype(self):
-        """The dtype the layer computes in (`self.dtype`: hikeras has no mixed policies)."""
-        return self.dtype
+        """The dtype the layer computes in: a mixed policy's half dtype, else `self.dtype`."""
+        policy = self._dtype_policy
+        return self.dtype if policy is None else policy.compute_dtype
 
     @property
     def variable_dtype(self):
-        """The dtype of the layer's weights (`self.dtype`)."""
+        """The dtype of the layer's weights (`self.dtype`, as Keras's alias)."""
         return self.dtype
+
+    @property
+    def input_dtype(self):
+        """The dtype floating inputs are cast to when the layer is called."""
+        return self.compute_dtype if self.autocast else self.dtype
 
     # ------------------------------------------------------------ serialisation
     def get_config(self):
         """The constructor arguments that recreate this layer (without weights)."""
-        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        # A mixed policy is written as Keras writes policies (a float one stays a name).
+        dtype = self.dtype if self._dtype_policy is None else serialize_policy(self._dtype_policy)
+        config = {"name": self.name, "trainable": self.trainable, "dtype": dtype}
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = self._batch_input_shape
         if type(self).get_config is Layer.get_config:

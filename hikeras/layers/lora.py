@@ -119,7 +119,7 @@ class LoraMixin:
     def _lora_merged(self, base):
         factor_a, factor_b = self._lora_factors()
         update = ops.multiply(ops.matmul(factor_a, factor_b), self.lora_alpha / self.lora_rank)
-        return ops.cast(ops.add(base, update), base.dtype)
+        return ops.cast(ops.add(base, update), self.compute_dtype)
 
     def _lora_saved_variables(self):
         """The variables a file holds for this layer: all own ones but the factors."""

@@ -13,7 +13,13 @@ import threading
 import numpy as np
 
 from .. import backend
-from ..backend import SymbolicDim, SymbolicTensor, Tensor
+from ..backend import (
+    SymbolicDim,
+    SymbolicTensor,
+    Tensor,
+    any_scope_open,
+    autocast_operand,
+)
 
 _PYTHON_SCALARS = (bool, int, float)
 _trace = threading.local()
@@ -55,6 +61,8 @@ def as_array(value, dtype=None):
 def operand(x):
     """Prepares an op input: tensors and arrays pass through, Python scalars stay
     "weak" (so `float32 + 1.0` stays float32), and lists become arrays."""
+    if isinstance(x, Tensor) and any_scope_open():  # mixed precision: see backend.autocast
+        return autocast_operand(x)
     if isinstance(x, (Tensor, SymbolicTensor, np.ndarray, np.generic)) or isinstance(
             x, _PYTHON_SCALARS):
         return x

@@ -7,6 +7,7 @@ record nothing, so they cost nothing) -> in-place optimizer update ->
 constraints (applied by the optimizer) -> metric states -> logs for the callbacks.
 """
 
+import contextlib
 import itertools
 
 import numpy as np
@@ -83,13 +84,19 @@ class Trainer:
                 after every batch whatever this is.
             jit_compile: accepted for Keras compatibility; there is no
                 compiler, so `self.jit_compile` is always False.
-            auto_scale_loss: accepted for Keras compatibility.
+            auto_scale_loss: under the `"mixed_float16"` policy, wrap the
+                optimizer in a `LossScaleOptimizer` (as Keras), so that small
+                float16 gradients do not flush to zero.
         """
         check_count("steps_per_execution", steps_per_execution, minimum=1)
         self.run_eagerly = bool(run_eagerly)
         self.steps_per_execution = int(steps_per_execution)
         self.train_function = self.test_function = self.predict_function = None
         self.optimizer = optimizers.get(optimizer)
+        if (auto_scale_loss and self.dtype_policy.name == "mixed_float16"
+                and not isinstance(self.optimizer, optimizers.LossScaleOptimizer)):
+            self.optimizer = optimizers.LossScaleOptimizer(self.optimizer,
+                                                           name="loss_scale_optimizer")
         self.distribute_strategy = get_strategy() or self.distribute_strategy
         self._compile_args = {"loss": loss, "metrics": metrics, "loss_weights": loss_weights,
                               "weighted_metrics": weighted_metrics}
@@ -217,14 +224,15 @@ class Trainer:
     def train_step(self, data):
         """One optimisation step on a batch; returns the logs."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
-        with GradientTape() as tape:
+        with _overflow_handled_by(self.optimizer), GradientTape() as tape:
             y_pred, mask = self._call_with_mask((x,), {"training": True}, None)
             y, y_pred, sample_weight = self._unmasked_entries(y, y_pred, sample_weight, mask)
             loss = self.compute_loss(x, y, y_pred, sample_weight, training=True)
             # A LossScaleOptimizer (or loss_scale_factor) scales the loss it then unscales.
             scaled_loss = self.optimizer.scale_loss(loss)
         variables = self.trainable_weights
-        grads = tape.gradient(scaled_loss, variables)
+        with _overflow_handled_by(self.optimizer):
+            grads = tape.gradient(scaled_loss, variables)
         check_gradients(grads, variables, self.name)
         if self.distribute_strategy is not None:  # averaged over the ranks
             grads = self.distribute_strategy.reduce_gradients(grads)
@@ -539,6 +547,18 @@ class Trainer:
     def predict_on_batch(self, x):
         """Model outputs for one batch, as numpy arrays."""
         return tree.map_structure(np.asarray, self._run_predict_step(x))
+
+
+def _overflow_handled_by(optimizer):
+    """Silences numpy's overflow warnings when a `LossScaleOptimizer` handles overflow.
+
+    Under loss scaling, float16 values overflowing to inf (and inf * 0 giving
+    NaN in the backward pass) are expected: the optimizer skips that step and
+    lowers the scale, as in Keras, which warns about none of it.
+    """
+    if isinstance(optimizer, optimizers.LossScaleOptimizer):
+        return np.errstate(over="ignore", invalid="ignore")
+    return contextlib.nullcontext()
 
 
 def _batch_size(x):

@@ -13,17 +13,19 @@ def standardize_dtype(dtype):
     (the dtype of symbolic string inputs).
 
     Keras 3 configs spell dtypes as `DTypePolicy` dicts
-    (`{"class_name": "DTypePolicy", "config": {"name": "float32"}}`); mixed
-    precision policies are refused, since numpy kernels gain nothing from them.
+    (`{"class_name": "DTypePolicy", "config": {"name": "float32"}}`). A mixed
+    policy (`"mixed_float16"`) stands for its variable dtype, float32, as
+    Keras's `layer.dtype`; layers read its compute dtype themselves.
     None is the global policy's dtype (`hikeras.config.set_dtype_policy`),
-    which is `floatx()` unless set.
+    which is `floatx()` unless set. `"bfloat16"` needs the `ml-dtypes`
+    package (`pip install "hikeras[mixed]"`).
     """
     if dtype is None:
-        dtype = global_policy().name
-    if isinstance(dtype, DTypePolicy):
-        dtype = dtype.name
+        dtype = global_policy()
     if isinstance(dtype, dict):
         dtype = (dtype.get("config") or {}).get("name") or backend.floatx()
+    if isinstance(dtype, DTypePolicy):
+        dtype = dtype.variable_dtype
     if isinstance(dtype, np.dtype) and dtype.kind in "USO":  # numpy str, bytes, object
         return "object"
     if hasattr(dtype, "name") and not isinstance(dtype, str):
@@ -31,7 +33,7 @@ def standardize_dtype(dtype):
     if dtype == "string":  # Keras's string dtype: numpy holds strings as Python objects
         return "object"
     if dtype in ("mixed_float16", "mixed_bfloat16"):
-        raise ValueError("Mixed precision policies are not supported: hikeras computes in one "
-                         "float dtype per layer (see docs/settings.md). "
-                         f"Received: dtype={dtype!r}")
+        return DTypePolicy(dtype).variable_dtype
+    if dtype == "bfloat16":
+        return backend.bfloat16_dtype().name
     return np.dtype(dtype).name

@@ -15,7 +15,8 @@ class Softmax(Layer):
     Call arguments:
         inputs: the logits.
         mask: optional boolean tensor broadcastable to `inputs`; entries
-            where it is False get a logit of `-1e9` (so ~0 probability).
+            where it is False get a logit of `-1e9` (so ~0 probability), or
+            `-3e4` in float16, whose range ends at 65504 (as Keras).
 
     >>> import numpy as np
     >>> out = Softmax()(np.array([[0.0, 0.0, 5.0]]), mask=np.array([[True, True, False]]))
@@ -30,7 +31,8 @@ class Softmax(Layer):
     def call(self, inputs, mask=None):
         if mask is not None:
             keep = ops.cast(mask, inputs.dtype)
-            inputs = ops.add(inputs, ops.multiply(ops.subtract(1.0, keep), -1e9))
+            inputs = ops.add(inputs, ops.multiply(ops.subtract(1.0, keep),
+                                                  _large_negative(inputs.dtype)))
         if isinstance(self.axis, list):
             return ops.softmax(inputs, axis=tuple(self.axis))
         return activations.softmax(inputs, axis=self.axis)  # its logits reach the losses
@@ -39,3 +41,8 @@ class Softmax(Layer):
         config = super().get_config()
         config["axis"] = self.axis
         return config
+
+
+def _large_negative(dtype):
+    """A logit that masks an entry: far below any real one, yet finite in `dtype`."""
+    return -3e4 if getattr(dtype, "name", dtype) == "float16" else -1e9

@@ -115,11 +115,11 @@ class Attention(Layer):
     def compute_output_spec(self, inputs, mask=None, return_attention_scores=False, **kwargs):
         self._validate_inputs(inputs, mask)
         query, value = inputs[0], inputs[1]
-        output = SymbolicTensor(tuple(query.shape[:-1]) + (value.shape[-1],), self.dtype)
+        output = SymbolicTensor(tuple(query.shape[:-1]) + (value.shape[-1],), self.compute_dtype)
         if not return_attention_scores:
             return output
         return output, SymbolicTensor((query.shape[0], query.shape[1], value.shape[1]),
-                                      self.dtype)
+                                      self.compute_dtype)
 
     def _validate_inputs(self, inputs, mask=None):
         name = type(self).__name__

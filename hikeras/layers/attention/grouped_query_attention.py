@@ -146,11 +146,11 @@ class GroupQueryAttention(_ProjectedAttention):
 
     def compute_output_spec(self, query, value, key=None, return_attention_scores=False,
                             **kwargs):
-        output = SymbolicTensor(tuple(query.shape), self.dtype)
+        output = SymbolicTensor(tuple(query.shape), self.compute_dtype)
         if not return_attention_scores:
             return output
         scores = (query.shape[0], self.num_query_heads, query.shape[1], _shape(value)[1])
-        return output, SymbolicTensor(scores, self.dtype)
+        return output, SymbolicTensor(scores, self.compute_dtype)
 
     def get_config(self):
         config = super().get_config()

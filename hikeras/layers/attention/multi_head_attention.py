@@ -97,7 +97,7 @@ class _ProjectedAttention(Layer):
                     bias_regularizer=self.bias_regularizer,
                     activity_regularizer=self._activity_regularizer,
                     kernel_constraint=self.kernel_constraint,
-                    bias_constraint=self.bias_constraint, dtype=self.dtype,
+                    bias_constraint=self.bias_constraint, dtype=self.dtype_policy,
                     trainable=self.trainable)
 
     def _attention_mask(self, query, value, query_mask, value_mask, key_mask, attention_mask,
@@ -366,7 +366,7 @@ class MultiHeadAttention(_ProjectedAttention):
 
     def compute_output_spec(self, query, value, key=None, return_attention_scores=False,
                             **kwargs):
-        output = SymbolicTensor(self.compute_output_shape(query.shape), self.dtype)
+        output = SymbolicTensor(self.compute_output_shape(query.shape), self.compute_dtype)
         if not return_attention_scores:
             return output
         key = value if key is None else key
@@ -374,7 +374,7 @@ class MultiHeadAttention(_ProjectedAttention):
         shape = ([query.shape[a] for a in batch] + [self.num_heads]
                  + [query.shape[a] for a in self._attention_axes]
                  + [key.shape[a] for a in self._attention_axes])
-        return output, SymbolicTensor(shape, self.dtype)
+        return output, SymbolicTensor(shape, self.compute_dtype)
 
     def get_config(self):
         config = super().get_config()

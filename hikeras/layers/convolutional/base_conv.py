@@ -114,7 +114,7 @@ class BaseConv(Layer):
         channels = check_input(self, input_shape, self.rank, self.data_format)
         kernel_shape = self._kernel_shape(input_shape, channels)
         check_windows(self, self._op, input_shape, self.data_format,
-                      SymbolicTensor(kernel_shape, self.dtype), **self._conv_attrs())
+                      SymbolicTensor(kernel_shape, self.compute_dtype), **self._conv_attrs())
         self.kernel = self.add_weight(
             shape=kernel_shape, initializer=self.kernel_initializer, name="kernel",
             regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)

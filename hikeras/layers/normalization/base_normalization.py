@@ -1,5 +1,7 @@
-"""What the learned-scale normalisations share: the axis argument and gamma/beta weights."""
+"""What the learned-scale normalisations share: the axis argument, gamma/beta weights
+and float32 statistics under mixed precision."""
 
+from ... import ops
 from ..layer import Layer
 from ..weight_options import parse_weight_options, serialize_weight_options
 
@@ -18,14 +20,31 @@ class _AffineNormalization(Layer):
         self.gamma = self.beta = None
 
     def _add_affine_weights(self, shape, gamma=True, beta=True):
+        # Never autocast: the statistics are computed in float32 (`_in_float32`).
         if gamma:
             self.gamma = self.add_weight(
                 shape=shape, name="gamma", initializer=self.gamma_initializer,
-                regularizer=self.gamma_regularizer, constraint=self.gamma_constraint)
+                regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
+                autocast=False)
         if beta:
             self.beta = self.add_weight(
                 shape=shape, name="beta", initializer=self.beta_initializer,
-                regularizer=self.beta_regularizer, constraint=self.beta_constraint)
+                regularizer=self.beta_regularizer, constraint=self.beta_constraint,
+                autocast=False)
+
+    @staticmethod
+    def _in_float32(inputs):
+        """Half precision inputs as float32: their mean and variance overflow or lose
+        precision in float16 (Keras normalises in float32 too)."""
+        if inputs.dtype.name in ("float16", "bfloat16"):
+            return ops.cast(inputs, "float32")
+        return inputs
+
+    def _in_compute_dtype(self, outputs):
+        """Under a mixed policy, the float32 outputs back in the compute dtype."""
+        if self._dtype_policy is None or outputs.dtype.name == self.compute_dtype:
+            return outputs
+        return ops.cast(outputs, self.compute_dtype)
 
     def get_config(self):
         config = super().get_config()

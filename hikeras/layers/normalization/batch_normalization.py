@@ -87,16 +87,19 @@ class BatchNormalization(_AffineNormalization):
         self._add_affine_weights(shape, gamma=self.scale, beta=self.center)
         self.moving_mean = self.add_weight(
             shape=shape, name="moving_mean", initializer=self.moving_mean_initializer,
-            trainable=False)
+            trainable=False, autocast=False)
         self.moving_variance = self.add_weight(
             shape=shape, name="moving_variance", initializer=self.moving_variance_initializer,
-            trainable=False)
+            trainable=False, autocast=False)
         # A feature axis other than the last needs the per-feature vectors reshaped.
         self._broadcast_shape = _weight_broadcast_shape(input_shape, (axis,))
         self.input_spec = InputSpec(ndim=ndim, axes={self.axis: shape[0]})
         super().build(input_shape)
 
     def call(self, inputs, training=None):
+        return self._in_compute_dtype(self._normalize(self._in_float32(inputs), training))
+
+    def _normalize(self, inputs, training):
         if training and self.trainable:
             outputs, mean, variance = kernels.batch_norm(inputs, self.gamma, self.beta,
                                                          axis=self.axis, epsilon=self.epsilon)

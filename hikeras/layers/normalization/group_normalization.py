@@ -30,6 +30,7 @@ class GroupNormalization(_AffineNormalization):
 
     def __init__(self, groups=32, axis=-1, epsilon=1e-3, center=True, scale=True, **kwargs):
         super().__init__(center=center, scale=scale, **kwargs)
+        self.autocast = False  # as Keras: float32 statistics, see `_in_float32`
         if not isinstance(groups, int) or isinstance(groups, bool) or not (
                 groups > 0 or groups == -1):
             raise ValueError(f"groups must be a positive integer or -1. Received: groups={groups!r}")
@@ -62,6 +63,9 @@ class GroupNormalization(_AffineNormalization):
         super().build(input_shape)
 
     def call(self, inputs):
+        return self._in_compute_dtype(self._normalize(self._in_float32(inputs)))
+
+    def _normalize(self, inputs):
         shape = inputs.shape
         grouped = (-1,) + shape[1:self._axis] + (self.groups, self._group_size) \
             + shape[self._axis + 1:]
@@ -72,7 +76,7 @@ class GroupNormalization(_AffineNormalization):
         return ops.reshape(outputs, (-1,) + shape[1:])
 
     def compute_output_spec(self, inputs):
-        return SymbolicTensor(inputs.shape, inputs.dtype)
+        return SymbolicTensor(inputs.shape, self._in_compute_dtype(inputs).dtype)
 
     def get_config(self):
         config = super().get_config()

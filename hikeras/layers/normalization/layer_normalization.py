@@ -41,6 +41,7 @@ class LayerNormalization(_AffineNormalization):
         self.axis = _axis_argument("LayerNormalization", axis)
         self.epsilon = float(epsilon)
         self.rms_scaling = bool(rms_scaling)
+        self.autocast = False  # as Keras: inputs and weights keep their dtype (float32 math)
 
     def build(self, input_shape):
         ndim = len(input_shape)
@@ -60,6 +61,9 @@ class LayerNormalization(_AffineNormalization):
         return ops.reshape(weight, self._broadcast_shape)
 
     def call(self, inputs):
+        return self._in_compute_dtype(self._normalize(self._in_float32(inputs)))
+
+    def _normalize(self, inputs):
         if self.rms_scaling:
             variance = ops.var(inputs, axis=self._axes, keepdims=True)
             inverse = ops.rsqrt(ops.add(variance, self.epsilon))

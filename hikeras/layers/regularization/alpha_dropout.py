@@ -36,7 +36,7 @@ class AlphaDropout(_TrainingNoise):
         if self.rate == 0:
             return inputs
         shape = _resolved_noise_shape(self.noise_shape, inputs.shape)
-        kept = (self._rng.random(shape, dtype=np.float32) >= self.rate).astype(self.dtype)
+        kept = (self._rng.random(shape, dtype=np.float32) >= self.rate).astype(self.compute_dtype)
         a = ((1.0 - self.rate) * (1.0 + self.rate * _SELU_SATURATION ** 2)) ** -0.5
         b = -a * _SELU_SATURATION * self.rate
         # a * (x * kept + alpha' * (1 - kept)) + b, as one product and one sum.

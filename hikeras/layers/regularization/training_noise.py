@@ -48,4 +48,4 @@ class _TrainingNoise(Layer):
     def _standard_normal(self, shape):
         """Standard normal noise in the layer's dtype."""
         drawn = np.float64 if np.dtype(self.dtype) == np.float64 else np.float32
-        return self._rng.standard_normal(shape, dtype=drawn).astype(self.dtype, copy=False)
+        return self._rng.standard_normal(shape, dtype=drawn).astype(self.compute_dtype, copy=False)

@@ -115,7 +115,7 @@ class FusedCell(Layer):
 
     def get_initial_state(self, batch_size=None):
         """Zero states, one `(batch_size, units)` array per state."""
-        return [np.zeros((batch_size, self.units), self.dtype) for _ in range(self.num_states)]
+        return [np.zeros((batch_size, self.units), self.compute_dtype) for _ in range(self.num_states)]
 
     def input_dropout(self, inputs, training, noise_shape=None):
         """`inputs` with `dropout` applied in training (one mask per sample)."""
@@ -128,7 +128,7 @@ class FusedCell(Layer):
         if not training or not 0.0 < self.recurrent_dropout < 1.0:
             return None
         keep = self._rng.random((batch_size, self.units)) >= self.recurrent_dropout
-        return (keep / (1.0 - self.recurrent_dropout)).astype(self.dtype)
+        return (keep / (1.0 - self.recurrent_dropout)).astype(self.compute_dtype)
 
     def call(self, inputs, states, training=None):
         """One step: `(h_t, new_states)` for inputs `(batch, features)`."""

@@ -130,8 +130,8 @@ class ConvLSTMCell(Layer):
 
     def _output_spatial(self):
         """The spatial shape of the input convolution's output (the states' shape)."""
-        step = SymbolicTensor((None,) + self.spatial_dims + (self.input_dim,), self.dtype)
-        out = kernels.conv(step, SymbolicTensor(tuple(self.kernel.shape), self.dtype),
+        step = SymbolicTensor((None,) + self.spatial_dims + (self.input_dim,), self.compute_dtype)
+        out = kernels.conv(step, SymbolicTensor(tuple(self.kernel.shape), self.compute_dtype),
                            **self._input_conv_attrs())
         return tuple(out.shape[1:-1])
 
@@ -146,7 +146,7 @@ class ConvLSTMCell(Layer):
 
     def get_initial_state(self, batch_size=None):
         """Zero hidden and carry states, each `(batch_size, *state_shape)`."""
-        return [np.zeros((batch_size,) + tuple(s), self.dtype) for s in self.state_size]
+        return [np.zeros((batch_size,) + tuple(s), self.compute_dtype) for s in self.state_size]
 
     def make_dropout_masks(self, batch_size, training):
         """`(input masks, recurrent masks)`: four channels-last masks each, or None.
@@ -157,7 +157,7 @@ class ConvLSTMCell(Layer):
         def masks(rate, shape):
             if not training or not 0.0 < rate < 1.0:
                 return None
-            return [((self._rng.random(shape) >= rate) / (1.0 - rate)).astype(self.dtype)
+            return [((self._rng.random(shape) >= rate) / (1.0 - rate)).astype(self.compute_dtype)
                     for _ in range(GATES)]
         return (masks(self.dropout, (batch_size,) + self.spatial_dims + (self.input_dim,)),
                 masks(self.recurrent_dropout,

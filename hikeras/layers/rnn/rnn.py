@@ -200,7 +200,7 @@ class RNN(FusedRNN):
         get_initial_state = getattr(self.cell, "get_initial_state", None)
         if get_initial_state is not None:
             return tree.flatten(get_initial_state(batch))
-        return [np.zeros((batch,) + s, self.dtype) for s in leaves]
+        return [np.zeros((batch,) + s, self.compute_dtype) for s in leaves]
 
     def _loop(self, sequences, states, shapes, mask, training):
         """Steps the cell through time; returns `(output, flat final states)`."""

@@ -26,7 +26,7 @@ _SCALARS = (bool, int, float)
 def result_dtype(*xs):
     """Keras's result dtype of operands `xs` (tensors, arrays and Python numbers)."""
     arrays = [np.dtype(x.dtype) for x in xs if not isinstance(x, _SCALARS)]
-    floats = [d for d in arrays if d.kind in "fc"]
+    floats = [d for d in arrays if _is_float(d)]
     dtype = np.result_type(*(floats or arrays)) if arrays else None
     scalars = [x for x in xs if isinstance(x, _SCALARS)]
     if dtype is None:
@@ -42,7 +42,12 @@ def result_dtype(*xs):
 def float_dtype(*xs):
     """The float dtype an op on `xs` computes in."""
     dtype = result_dtype(*xs)
-    return dtype if np.issubdtype(dtype, np.inexact) else np.dtype(backend.floatx())
+    return dtype if _is_float(dtype) else np.dtype(backend.floatx())
+
+
+def _is_float(dtype):
+    """Float or complex, bfloat16 (ml-dtypes, which numpy files as kind "V") included."""
+    return dtype.kind in "fc" or dtype.name == "bfloat16"
 
 
 def _cast_to(xs, dtype):

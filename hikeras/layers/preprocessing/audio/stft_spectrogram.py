@@ -165,7 +165,7 @@ class STFTSpectrogram(Layer):
             stacked = None if channels is None else channels * bins
             shape = ((inputs.shape[0], frames, stacked) if self.data_format == "channels_last"
                      else (inputs.shape[0], stacked, frames))
-        return SymbolicTensor(shape, self.dtype)
+        return SymbolicTensor(shape, self.compute_dtype)
 
     def get_config(self):
         config = super().get_config()

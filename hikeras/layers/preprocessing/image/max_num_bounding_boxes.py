@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ....backend import SymbolicTensor
 from .base_image_layer import _ImageLayer, _is_number, _positive_int
 from .bounding_box_inputs import batched_boxes, check_data, unbatched
 
@@ -39,6 +40,11 @@ class MaxNumBoundingBoxes(_ImageLayer):
             raise ValueError("MaxNumBoundingBoxes expects `fill_value` to be a number. "
                              f"Received: fill_value={fill_value!r}")
         self.fill_value = int(fill_value)
+
+    def compute_output_spec(self, inputs, training=None):
+        if isinstance(inputs, dict):
+            return super().compute_output_spec(inputs, training=training)
+        return SymbolicTensor(inputs.shape, inputs.dtype)  # images pass through as they came
 
     def call(self, inputs):
         if not isinstance(inputs, dict):
