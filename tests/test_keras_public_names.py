@@ -66,8 +66,8 @@ EXCLUDED = {
         "TorchModuleWrapper": OTHER_BACKEND,
         "TFSMLayer": OTHER_BACKEND,
         **{name: TODO for name in (
-            "AugMix", "ContrastLimitedAdaptiveHistogramEqualization", "HashedCrossing",
-            "Hashing", "MaxNumBoundingBoxes", "RandAugment", "RandomElasticTransform",
+            "AugMix", "ContrastLimitedAdaptiveHistogramEqualization",
+            "MaxNumBoundingBoxes", "RandAugment", "RandomElasticTransform",
             "RandomPerspective")},
     },
     "keras.losses": {},

@@ -29,7 +29,7 @@ ALPHABET = "abcxyzABC019 _-/é漢ü€😀"
 def _strings():
     rng = np.random.default_rng(18)
     words = ["", "a", "ab", "abc", "abcd", "hello", "1", "-7", "0", "Keras", "é", "漢字", "😀"]
-    for length in list(range(0, 70)) + [95, 127, 128, 129, 130, 191, 192, 193, 255, 300]:
+    for length in list(range(70)) + [95, 127, 128, 129, 130, 191, 192, 193, 255, 300]:
         words.append("".join(rng.choice(list(ALPHABET[:18]), size=length)))
         words.append("".join(rng.choice(list(ALPHABET), size=max(1, length // 2))))
     return words

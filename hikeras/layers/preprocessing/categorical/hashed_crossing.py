@@ -57,6 +57,9 @@ class HashedCrossing(Layer):
         self.output_mode = output_mode
         self.sparse = False
 
+    def _convert_inputs(self, inputs):
+        return inputs  # hashed as given: no cast of floats to the layer's dtype (as Keras)
+
     def call(self, inputs):
         self._check_inputs(inputs)
         if any(isinstance(x, SymbolicTensor) for x in inputs):
@@ -69,6 +72,8 @@ class HashedCrossing(Layer):
         bins = (crossed % np.uint64(self.num_bins)).astype(np.int64).reshape(features[0].shape)
         if self.output_mode == "int":
             return bins.astype(self.dtype)
+        if bins.ndim == 0:  # one sample: a vector of num_bins, as Keras
+            return encode_categorical(bins.reshape(1), "one_hot", self.num_bins, self.dtype)[0]
         return encode_categorical(bins, "one_hot", self.num_bins, self.dtype)
 
     @staticmethod

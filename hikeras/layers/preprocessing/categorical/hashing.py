@@ -77,6 +77,9 @@ class Hashing(Layer):
         self.output_mode = output_mode
         self.sparse = False
 
+    def _convert_inputs(self, inputs):
+        return inputs  # hashed as given: no cast of floats to the layer's dtype (as Keras)
+
     def call(self, inputs):
         if isinstance(inputs, SymbolicTensor):
             return self.compute_output_spec(inputs)
