@@ -38,6 +38,9 @@ DEFERRED_IMPORTS = {
     # `import hikeras` does not import h5py: the entry points that use it load on first use.
     ("hikeras.saving", "hikeras.saving.saving_api"): "h5py",
     ("hikeras.callbacks.backup_and_restore", "hikeras.saving.h5_open"): "h5py",
+    # FeatureSpace is built from the preprocessing layers, which import hikeras.utils.
+    ("hikeras.utils", "hikeras.layers.preprocessing.feature_space.feature_space"):
+        "utils.FeatureSpace",
 }
 
 

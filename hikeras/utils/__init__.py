@@ -39,6 +39,7 @@ is_interactive_logging_enabled = _config.is_interactive_logging_enabled
 __all__ = [
     "Config",
     "CustomObjectScope",
+    "FeatureSpace",
     "ProfileReport",
     "Profiler",
     "Progbar",
@@ -78,3 +79,12 @@ __all__ = [
     "to_categorical",
     "unpack_x_y_sample_weight",
 ]
+
+
+def __getattr__(name):
+    # FeatureSpace is built from the preprocessing layers, which import this
+    # package: it is loaded on first use, once the layers are.
+    if name == "FeatureSpace":
+        from ..layers.preprocessing.feature_space.feature_space import FeatureSpace
+        return FeatureSpace
+    raise AttributeError(f"module 'hikeras.utils' has no attribute {name!r}")
