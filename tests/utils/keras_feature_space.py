@@ -10,17 +10,14 @@ A small tabular dict dataset goes through every kind of feature
 `integer_hashed`) and two crosses, in `"concat"` and `"dict"` modes. The JSON
 holds the data, the encoded batch, an encoded single sample, the
 vocabularies, the adapted statistics and the config; the `.keras` file is
-Keras's own save of the adapted `"concat"` feature space.
+Keras's own save of the adapted `"concat"` feature space. The tests import
+`data`, `features` and `crosses` from here, so both sides declare the same.
 """
 
 import json
 import os
 
 import numpy as np
-
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
-os.environ.setdefault("KERAS_BACKEND", "tensorflow")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -63,6 +60,9 @@ def _plain(x):
 
 
 def main():
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
+    os.environ.setdefault("KERAS_BACKEND", "tensorflow")
     import keras
     from keras.utils import FeatureSpace
 

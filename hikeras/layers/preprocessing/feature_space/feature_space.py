@@ -47,7 +47,7 @@ class FeatureSpace(Layer):
     >>> space = FeatureSpace({"size": "float", "colour": "string_categorical"})
     >>> space.adapt({"size": np.array([1.0, 2.0]), "colour": np.array(["red", "blue"])})
     >>> space({"size": np.array([3.0]), "colour": np.array(["red"])}).tolist()
-    [[0.0, 0.0, 1.0, 3.0]]
+    [[0.0, 1.0, 0.0, 3.0]]
     """
 
     # ------------------------------------------------------ feature factories
