@@ -88,7 +88,6 @@ EXCLUDED = {
     "keras.utils": {
         "legacy": "Keras 2's serialization helpers for tf.keras code; "
                   "`deserialize_keras_object` already reads Keras 2 configs",
-        "audio_dataset_from_directory": TODO,
         "bounding_boxes": TODO,
     },
 }
