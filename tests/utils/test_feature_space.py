@@ -182,3 +182,19 @@ def test_unencodable_features_are_refused_when_the_encoding_is_built():
     ints = FeatureSpace({"k": FeatureSpace.integer_hashed(num_bins=3, output_mode="int")})
     with pytest.raises(ValueError, match=r"Cannot concatenate.*'k'.*int64.*output_mode='dict'"):
         ints.get_encoded_features()
+
+
+def test_keras_two_model_pattern_training_on_encoded_data():
+    # keras.io's recipe: train on feature_space(x), then serve raw dicts through
+    # Model(get_inputs(), outputs), which shares the trained layers.
+    space = concat_space()
+    encoded = space.get_encoded_features()
+    outputs = hikeras.layers.Dense(1, activation="sigmoid")(encoded)
+    training_model = hikeras.Model(encoded, outputs)
+    training_model.compile("adam", "binary_crossentropy")
+    labels = (COLUMNS["income"] > 50).astype("float32")
+    training_model.fit(space(COLUMNS), labels, epochs=2, batch_size=8, verbose=0)
+    inference_model = hikeras.Model(space.get_inputs(), outputs)
+    columns = {k: v[:, None] for k, v in COLUMNS.items()}
+    np.testing.assert_allclose(inference_model.predict(columns, verbose=0),
+                               training_model.predict(space(COLUMNS), verbose=0), rtol=1e-6)
