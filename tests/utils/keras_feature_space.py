@@ -1,4 +1,4 @@
-"""Writes keras_feature_space.json (and .keras): a FeatureSpace adapted and run by Keras 3.
+"""Writes keras_feature_space.json: a FeatureSpace adapted and run by Keras 3.
 
 Not part of the test run. With TensorFlow installed:
 
@@ -9,8 +9,7 @@ A small tabular dict dataset goes through every kind of feature
 `integer_categorical`, `string_categorical`, `string_hashed`,
 `integer_hashed`) and two crosses, in `"concat"` and `"dict"` modes. The JSON
 holds the data, the encoded batch, an encoded single sample, the
-vocabularies, the adapted statistics and the config; the `.keras` file is
-Keras's own save of the adapted `"concat"` feature space. The tests import
+vocabularies, the adapted statistics and the config. The tests import
 `data`, `features` and `crosses` from here, so both sides declare the same.
 """
 
@@ -95,7 +94,6 @@ def main():
     }
     with open(os.path.join(HERE, "keras_feature_space.json"), "w", encoding="utf-8") as f:
         json.dump(fixture, f, ensure_ascii=False, indent=1, default=lambda o: o.item())
-    concat.save(os.path.join(HERE, "keras_feature_space.keras"))
     print(f"wrote keras_feature_space.json with Keras {keras.__version__}")
 
 

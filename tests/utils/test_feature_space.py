@@ -172,6 +172,8 @@ def test_bad_use_is_refused():
         space(np.array(["x"]))
     with pytest.raises(ValueError, match=r"no value for features \['c'\]"):
         space({"d": np.array(["x"])})
+    with pytest.raises(NotImplementedError, match=r"save a model built from it.*space.keras"):
+        space.save("space.keras")
 
 
 def test_unencodable_features_are_refused_when_the_encoding_is_built():

@@ -290,6 +290,13 @@ class FeatureSpace(Layer):
         if self.output_mode == "concat":
             self.concat = TFDConcat(axis=-1)
 
+    def save(self, filepath):
+        """Not provided: a model built on `get_inputs()` saves the adapted layers instead."""
+        raise NotImplementedError(
+            "hikeras cannot save a FeatureSpace on its own; save a model built from it "
+            "(`Model(space.get_inputs(), outputs)`), whose .keras file holds every adapted "
+            f"preprocessing layer. Received: filepath={filepath!r}")
+
     # ------------------------------------------------------------------ config
     def get_config(self):
         return {
