@@ -133,6 +133,22 @@ def test_a_model_on_raw_features_trains_saves_and_loads(tmp_path):
     assert city["inbound_nodes"][0]["args"][0]["config"]["dtype"] == "string"
 
 
+def test_preprocessors_with_given_state_are_not_adapted():
+    text = hikeras.layers.TextVectorization(vocabulary=["red", "blue"], output_mode="count")
+    fixed = hikeras.layers.Normalization(mean=1.0, variance=4.0)
+    learned = hikeras.layers.TextVectorization(output_mode="count")
+    space = FeatureSpace({"a": FeatureSpace.feature("string", text, "float"),
+                          "b": FeatureSpace.feature("float32", fixed, "float"),
+                          "c": FeatureSpace.feature("string", learned, "float")})
+    space.adapt({"a": np.array(["green green"]), "b": np.array([9.0]),
+                 "c": np.array(["green green"])})
+    assert text.get_vocabulary() == ["[UNK]", "red", "blue"]
+    assert learned.get_vocabulary() == ["[UNK]", "green"]
+    out = space({"a": np.array(["red green"]), "b": np.array([3.0]), "c": np.array(["green"])})
+    # a: counts of [UNK], red, blue; b: (3 - 1) / sqrt(4); c: counts of [UNK], green
+    np.testing.assert_allclose(out, [[1, 1, 0, 1.0, 0, 1]])
+
+
 def test_one_hot_integer_features_and_a_custom_feature():
     space = FeatureSpace({
         "n": FeatureSpace.feature("float32", hikeras.layers.Rescaling(2.0), "float"),

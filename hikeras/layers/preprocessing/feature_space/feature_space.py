@@ -169,8 +169,8 @@ class FeatureSpace(Layer):
         for key, layer in self.preprocessors.items():
             if isinstance(layer, Normalization) and layer.input_mean is not None:
                 continue
-            if isinstance(layer, TextVectorization) and layer._tokens is not None:
-                continue
+            if isinstance(layer, TextVectorization) and layer._lookup_layer._given_vocabulary:
+                continue  # a vocabulary given to the constructor is kept, as in Keras
             if isinstance(layer, Discretization) and layer.num_bins is None:
                 continue
             if hasattr(layer, "adapt"):
