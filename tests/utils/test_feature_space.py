@@ -216,3 +216,14 @@ def test_keras_two_model_pattern_training_on_encoded_data():
     columns = {k: v[:, None] for k, v in COLUMNS.items()}
     np.testing.assert_allclose(inference_model.predict(columns, verbose=0),
                                training_model.predict(space(COLUMNS), verbose=0), rtol=1e-6)
+
+
+def test_mapping_a_labelled_dataset_through_the_feature_space():
+    # Keras's recipe: ds.map(lambda x, y: (feature_space(x), y)) feeds a model.
+    space = concat_space()
+    labels = (COLUMNS["income"] > 50).astype("float32")
+    ds = Dataset.from_tensor_slices((COLUMNS, labels)).batch(16).map(
+        lambda x, y: (space(x), y), num_parallel_calls=2)
+    batches = list(ds)
+    assert [b[0].shape for b in batches] == [(16, 49), (16, 49), (8, 49)]
+    np.testing.assert_allclose(batches[0][0][:6], FIXTURE["concat"], rtol=1e-6, atol=1e-6)
