@@ -39,6 +39,9 @@ DEFERRED_IMPORTS = {
     ("hikeras.saving", "hikeras.saving.saving_api"): "h5py",
     ("hikeras.saving", "hikeras.saving.file_editor"): "h5py (KerasFileEditor, on first use)",
     ("hikeras.callbacks.backup_and_restore", "hikeras.saving.h5_open"): "h5py",
+    # FeatureSpace is built from the preprocessing layers, which import hikeras.utils.
+    ("hikeras.utils", "hikeras.layers.preprocessing.feature_space.feature_space"):
+        "utils.FeatureSpace",
 }
 
 

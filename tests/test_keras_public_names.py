@@ -3,8 +3,7 @@
 The names come from `fixtures/keras_names` (recorded from real Keras). Each
 namespace maps to the hikeras module that answers for it; what is left out is
 listed with its reason. `missing_names` also fails when an excluded name has
-since been built, so the tables only shrink. "not yet built (#18)" marks the
-work still open.
+since been built, so the tables only shrink.
 """
 
 import importlib
@@ -13,7 +12,6 @@ import pytest
 
 from tests.helpers.keras_names import keras_namespaces, missing_names
 
-TODO = "not yet built (#18)"
 OTHER_BACKEND = "wraps another framework's models (JAX/Flax/PyTorch/TensorFlow); excluded by #18"
 QUANTIZATION = "quantization belongs to keras.quantizers, which #18 excludes"
 
@@ -58,8 +56,6 @@ EXCLUDED = {
         "JaxLayer": OTHER_BACKEND,
         "TorchModuleWrapper": OTHER_BACKEND,
         "TFSMLayer": OTHER_BACKEND,
-        **{name: TODO for name in (
-            "HashedCrossing", "Hashing")},
     },
     "keras.losses": {},
     "keras.metrics": {},
@@ -80,8 +76,6 @@ EXCLUDED = {
     "keras.utils": {
         "legacy": "Keras 2's serialization helpers for tf.keras code; "
                   "`deserialize_keras_object` already reads Keras 2 configs",
-        "FeatureSpace": TODO,
-        "audio_dataset_from_directory": TODO,
     },
 }
 

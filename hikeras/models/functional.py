@@ -16,6 +16,7 @@ from ..layers.layer import flat_masks
 from ..layers.node import KerasTensor
 from ..utils import tree
 from .functional_config import functional_config, functional_from_config
+from .graph_inputs import rooted_at_inputs
 from .model import Model
 from .naming import assign_unique_names
 
@@ -31,6 +32,8 @@ class Functional(Model):
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         super().__init__(name=name, trainable=trainable, **kwargs)
+        if all(isinstance(t, KerasTensor) for t in tree.flatten(inputs)):
+            inputs, outputs = rooted_at_inputs(inputs, outputs)
         self._inputs_struct = _sorted_if_dict(inputs)
         self._outputs_struct = _sorted_if_dict(outputs)
         self.inputs = tree.flatten(self._inputs_struct)
@@ -40,12 +43,6 @@ class Functional(Model):
                 raise ValueError(
                     "Model inputs and outputs must be symbolic tensors from `hikeras.Input` "
                     f"and layer calls. Received: {t!r}"
-                )
-        for t in self.inputs:
-            if not t._keras_history.layer._inbound_nodes[0].is_input:
-                raise ValueError(
-                    "Model inputs must come directly from `hikeras.Input`. "
-                    f"Received: {t!r}"
                 )
         self._build_graph()
         self.built = True

@@ -269,7 +269,8 @@ def _keras3_node(node, node_index):
             return value
         return {"class_name": "__keras_tensor__", "config": {
             "shape": [None if d is None else int(d) for d in value.shape],
-            "dtype": value.dtype.name,
+            # a string tensor is held as a numpy object array; Keras names it "string"
+            "dtype": "string" if value.dtype == object else value.dtype.name,
             "keras_history": _tensor_ref(value, node_index)}}
 
     return {"args": tree.map_structure(serialize, list(node.call_args)),

@@ -23,6 +23,9 @@ _ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError, Recursio
 
 # Keras 3 finds built-in classes through a `module` key (tf.keras writes it too).
 _MODEL_MODULES = {"Sequential": "keras", "Functional": "keras.src.models.functional"}
+# Layers Keras keeps outside `keras.layers`: FeatureSpace's own two.
+_LAYER_MODULES = {"TFDIdentity": "keras.src.layers.preprocessing.feature_space",
+                  "TFDConcat": "keras.src.layers.preprocessing.feature_space"}
 _ARGUMENT_MODULES = {"_initializer": "keras.initializers", "_regularizer": "keras.regularizers",
                      "_constraint": "keras.constraints"}
 
@@ -64,7 +67,9 @@ _NESTED_LAYER_KEYS = ("layer", "backward_layer", "cell")
 def _layer_hints(layer):
     if not isinstance(layer, dict):
         return layer
-    return with_module_hints(layer, _MODEL_MODULES.get(layer.get("class_name"), "keras.layers"))
+    name = layer.get("class_name")
+    return with_module_hints(layer, _MODEL_MODULES.get(name) or _LAYER_MODULES.get(name,
+                                                                                  "keras.layers"))
 
 
 def model_to_config(model):

@@ -13,6 +13,7 @@ from ..serialization import (
     serialize_keras_object,
 )
 from . import bounding_boxes
+from .audio_dataset_utils import audio_dataset_from_directory
 from .batch_utils import pack_x_y_sample_weight, unpack_x_y_sample_weight
 from .config import Config
 from .dataset_utils import split_dataset
@@ -40,12 +41,14 @@ is_interactive_logging_enabled = _config.is_interactive_logging_enabled
 __all__ = [
     "Config",
     "CustomObjectScope",
+    "FeatureSpace",
     "ProfileReport",
     "Profiler",
     "Progbar",
     "PyDataset",
     "Sequence",
     "array_to_img",
+    "audio_dataset_from_directory",
     "bounding_boxes",
     "clear_session",
     "custom_object_scope",
@@ -80,3 +83,12 @@ __all__ = [
     "to_categorical",
     "unpack_x_y_sample_weight",
 ]
+
+
+def __getattr__(name):
+    # FeatureSpace is built from the preprocessing layers, which import this
+    # package: it is loaded on first use, once the layers are.
+    if name == "FeatureSpace":
+        from ..layers.preprocessing.feature_space.feature_space import FeatureSpace
+        return FeatureSpace
+    raise AttributeError(f"module 'hikeras.utils' has no attribute {name!r}")

@@ -225,11 +225,14 @@ def check_label_mode(label_mode, labels, num_classes):
     return label_mode
 
 
-def files_to_dataset(paths, labels, label_mode, num_classes, load, batch_size, shuffle, seed):
+def files_to_dataset(paths, labels, label_mode, num_classes, load, batch_size, shuffle, seed,
+                     padded=False):
     """The `Dataset` that the directory loaders return: loaded files (and labels), batched.
 
     Files are read by `load(path)` in a thread pool; with `shuffle`, a
     buffer of `8 * batch_size` elements reshuffles them on every pass.
+    `padded` pads each batch's files with zeros to the longest (audio clips
+    of different lengths).
     """
     dataset = Dataset.from_tensor_slices(np.asarray(paths, dtype=str)).map(
         lambda path: load(str(path)), num_parallel_calls=AUTOTUNE)
@@ -239,5 +242,5 @@ def files_to_dataset(paths, labels, label_mode, num_classes, load, batch_size, s
     if shuffle:
         dataset = dataset.shuffle(8 * batch_size if batch_size else 1024, seed=seed)
     if batch_size is not None:
-        dataset = dataset.batch(batch_size)
+        dataset = dataset.padded_batch(batch_size) if padded else dataset.batch(batch_size)
     return dataset.prefetch(AUTOTUNE)

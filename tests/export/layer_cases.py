@@ -188,6 +188,8 @@ NOT_EXPORTED = {
     "IntegerLookup": "a Python vocabulary lookup, outside the ops",
     "CategoryEncoding": "encodes with numpy, outside the ops",
     "Discretization": "bins with numpy, outside the ops",
+    "Hashing": "hashes strings and integers (FarmHash, SipHash) in numpy, outside the ops",
+    "HashedCrossing": "hashes feature combinations in numpy, outside the ops",
     "ConvLSTM1D": "a convolutional recurrence with no ONNX node; its symbolic call gives "
                   "one step's shapes, so the trace refuses it",
     "ConvLSTM2D": "as ConvLSTM1D",
