@@ -36,10 +36,16 @@ def test_only_keys_at_their_off_value_are_dropped():
     assert normalize_config(quantized)["config"]["quantization_config"] == {"mode": "int8"}
 
 
-@pytest.mark.parametrize("key, value", [("quantization_config", {"mode": "int8"}),
-                                        ("lora_rank", 4)])
-def test_a_feature_switched_on_is_refused_by_name(key, value):
+def test_a_feature_switched_on_is_refused_by_name():
     config = copy.deepcopy(DENSE)
-    config["config"][key] = value
-    with pytest.raises(TypeError, match=f"{config['class_name']}.*{key}"):
+    config["config"]["quantization_config"] = {"mode": "int8"}
+    with pytest.raises(TypeError, match=f"{config['class_name']}.*quantization_config"):
         layers.deserialize(config)
+
+
+def test_lora_switched_on_is_rebuilt():
+    config = copy.deepcopy(DENSE)
+    config["config"].update(lora_rank=4, lora_alpha=8)
+    layer = layers.deserialize(config)
+    layer.build((None, 5))
+    assert layer.lora_enabled and (layer.lora_rank, layer.lora_alpha) == (4, 8)
