@@ -38,6 +38,8 @@ DEFERRED_IMPORTS = {
     # `import hikeras` does not import h5py: the entry points that use it load on first use.
     ("hikeras.saving", "hikeras.saving.saving_api"): "h5py",
     ("hikeras.callbacks.backup_and_restore", "hikeras.saving.h5_open"): "h5py",
+    # Resuming checks the backup's values as every loader does; saving sits above callbacks.
+    ("hikeras.callbacks.backup_and_restore", "hikeras.saving.value_checks"): "load checks",
 }
 
 
