@@ -40,6 +40,7 @@ DEFERRED_IMPORTS = {
     ("hikeras.callbacks.backup_and_restore", "hikeras.saving.h5_open"): "h5py",
     # Resuming checks the backup's values as every loader does; saving sits above callbacks.
     ("hikeras.callbacks.backup_and_restore", "hikeras.saving.value_checks"): "load checks",
+    ("hikeras.callbacks._training_state", "hikeras.saving.checksums"): "backup checksums",
 }
 
 

@@ -50,12 +50,28 @@ def _plain(value):
 
 
 def write_arrays(group, arrays):
+    """Datasets `0`, `1`, ... holding `arrays`, each with its checksum, as model files."""
+    from ..saving.checksums import write_dataset
+
     for i, array in enumerate(arrays):
-        group.create_dataset(str(i), data=np.asarray(array))
+        write_dataset(group, str(i), array)
 
 
 def read_arrays(group):
-    return [group[str(i)][()] for i in range(len(group))]
+    """The arrays `write_arrays` stored; a recorded checksum that does not match raises
+    `ValueError` naming the dataset."""
+    from ..saving.checksums import digest, read_checksum
+
+    arrays = []
+    for i in range(len(group)):
+        dataset = group[str(i)]
+        value = np.asarray(dataset[()])
+        checksum = read_checksum(dataset, f"The dataset '{dataset.name}'")
+        if checksum is not None and digest(value) != checksum:
+            raise ValueError(f"'{dataset.name}' does not match the checksum recorded when the "
+                             "backup was written: the file is damaged")
+        arrays.append(value)
+    return arrays
 
 
 def write_callback_states(h5file, callbacks):

@@ -210,3 +210,14 @@ def test_backup_and_restore_warns_about_nonfinite_weights(tmp_path):
                                   callbacks=[callbacks.BackupAndRestore(tmp_path)])
     message = _one_warning(record)
     assert str(path) in message and "'a/kernel' (saved as 'weights/0')" in message
+
+
+def test_backup_and_restore_refuses_a_damaged_weight(tmp_path):
+    path = _backup_of(_model(compiled=True), tmp_path)
+    with h5py.File(path, "r+") as f:
+        f["weights/2"][0, 0] += 1.0  # the data changes, its recorded checksum does not
+    with pytest.raises(ValueError, match=r"cannot resume from .*'/weights/2' does not match "
+                                         r"the checksum"):
+        _model(compiled=True).fit(np.ones((2, 3), "float32"), np.ones((2, 2), "float32"),
+                                  epochs=2, verbose=0,
+                                  callbacks=[callbacks.BackupAndRestore(tmp_path)])
