@@ -42,6 +42,9 @@ DEFERRED_IMPORTS = {
     # FeatureSpace is built from the preprocessing layers, which import hikeras.utils.
     ("hikeras.utils", "hikeras.layers.preprocessing.feature_space.feature_space"):
         "utils.FeatureSpace",
+    # Resuming checks the backup's values as every loader does; saving sits above callbacks.
+    ("hikeras.callbacks.backup_and_restore", "hikeras.saving.value_checks"): "load checks",
+    ("hikeras.callbacks._training_state", "hikeras.saving.checksums"): "backup checksums",
 }
 
 

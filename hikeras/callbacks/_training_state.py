@@ -11,42 +11,17 @@ import json
 
 import numpy as np
 
-from ..random import SeedGenerator
+from ..random.layer_state import (
+    layer_generators,
+    layer_random_state,
+    restore_layer_random_state,
+)
 from ..utils.rng import global_generator
-
-
-def layer_generators(model):
-    """`{key: numpy Generator}` owned by the model's layers (dropout masks, noise, ...).
-
-    Keys combine the position in the layer tree, the layer's name and the
-    attribute, so the same architecture built again gives the same keys.
-    """
-    generators = {}
-    for i, layer in enumerate([model, *model._flatten_layers()]):
-        for attr, value in sorted(vars(layer).items()):
-            if isinstance(value, np.random.Generator):
-                generators[f"{i}/{layer.name}/{attr}"] = value
-    return generators
-
-
-def layer_seed_generators(model):
-    """`{key: SeedGenerator}` owned by the model's layers, keyed like `layer_generators`."""
-    found = {}
-    for i, layer in enumerate([model, *model._flatten_layers()]):
-        for attr, value in sorted(vars(layer).items()):
-            if isinstance(value, SeedGenerator):
-                found[f"{i}/{layer.name}/{attr}"] = value
-    return found
 
 
 def rng_states(model):
     """The global, shuffling and per-layer generator states (JSON-compatible)."""
-    return {
-        "global": global_generator().bit_generator.state,
-        "layers": {k: g.bit_generator.state for k, g in layer_generators(model).items()},
-        "seed_generators": {k: g.state.value.tolist()
-                            for k, g in layer_seed_generators(model).items()},
-    }
+    return {"global": global_generator().bit_generator.state, **layer_random_state(model)}
 
 
 def restore_rng_states(model, states, source):
@@ -59,12 +34,7 @@ def restore_rng_states(model, states, source):
             f"{sorted(generators)}. Resume with the same architecture, or delete the backup. "
             f"Received: {len(generators)} generators"
         )
-    for key, generator in generators.items():
-        generator.bit_generator.state = states["layers"][key]
-    saved = states.get("seed_generators", {})
-    for key, seed_generator in layer_seed_generators(model).items():
-        if key in saved:
-            seed_generator.state.assign(np.asarray(saved[key], np.uint32))
+    restore_layer_random_state(model, states)
 
 
 def _is_array_list(value):
@@ -80,12 +50,28 @@ def _plain(value):
 
 
 def write_arrays(group, arrays):
+    """Datasets `0`, `1`, ... holding `arrays`, each with its checksum, as model files."""
+    from ..saving.checksums import write_dataset
+
     for i, array in enumerate(arrays):
-        group.create_dataset(str(i), data=np.asarray(array))
+        write_dataset(group, str(i), array)
 
 
 def read_arrays(group):
-    return [group[str(i)][()] for i in range(len(group))]
+    """The arrays `write_arrays` stored; a recorded checksum that does not match raises
+    `ValueError` naming the dataset."""
+    from ..saving.checksums import digest, read_checksum
+
+    arrays = []
+    for i in range(len(group)):
+        dataset = group[str(i)]
+        value = np.asarray(dataset[()])
+        checksum = read_checksum(dataset, f"The dataset '{dataset.name}'")
+        if checksum is not None and digest(value) != checksum:
+            raise ValueError(f"'{dataset.name}' does not match the checksum recorded when the "
+                             "backup was written: the file is damaged")
+        arrays.append(value)
+    return arrays
 
 
 def write_callback_states(h5file, callbacks):

@@ -90,6 +90,7 @@ class BackupAndRestore(Callback):
                 weights = ts.read_arrays(f["weights"])
                 optimizer = {k: f["optimizer"][k][()] for k in f["optimizer"]}
                 metrics = [ts.read_arrays(f[f"metrics/{i}"]) for i in range(len(f["metrics"]))]
+                self._check_values(weights)
                 self._apply(state, weights, optimizer)
                 ts.restore_callback_states(f, self.callbacks, state["callbacks"])
         except (OSError, KeyError, ValueError) as err:
@@ -100,6 +101,19 @@ class BackupAndRestore(Callback):
         if state["step"] and metrics:
             self._pending_metrics = metrics
         self.model._resume_at = (state["epoch"], state["step"])
+
+    def _check_values(self, weights):
+        """Refuses dtype changes and warns about NaN/inf, as every loader does."""
+        from ..saving.value_checks import dtype_problem, has_nonfinite, warn_nonfinite
+
+        variables = self.model.weights
+        for i, (var, array) in enumerate(zip(variables, weights)):
+            problem = dtype_problem(f"weight '{var.path}' (weights/{i})", var.value.dtype,
+                                    array.dtype)
+            if problem:
+                raise ValueError(problem)
+        warn_nonfinite(self.path, [(f"weights/{i}", var.path) for i, (var, array)
+                                   in enumerate(zip(variables, weights)) if has_nonfinite(array)])
 
     def _apply(self, state, weights, optimizer_store):
         self.model.set_weights(weights)

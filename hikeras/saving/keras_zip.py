@@ -26,6 +26,7 @@ from .h5_attributes import parse_json
 from .h5_open import open_h5
 from .keras3_weights import layer_paths
 from .model_config import deserialize_model
+from .random_state import read_random_state
 from .temp_dirs import make_temp_dir
 from .training_config import compile_from_config
 
@@ -143,6 +144,7 @@ def load_keras_zip(filepath, load_from_h5, custom_objects=None, compile=True):
         compile_from_config(model, compile_config, custom_objects, source)
     with open_keras_zip_weights(filepath) as h5file:
         load_from_h5(model, h5file, source, skip_mismatch=False, by_name=False, name_map=None)
+        read_random_state(h5file, model, source)
     with _open_zip(filepath) as archive:
         _load_assets(archive, model, source)
     return model

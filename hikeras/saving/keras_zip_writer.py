@@ -28,6 +28,7 @@ from ..utils.free_space import check_free_space, model_arrays
 from ..version import __version__
 from .keras3_weights import layer_paths, write_keras3_weights
 from .model_config import model_to_config
+from .random_state import write_random_state
 from .temp_dirs import make_temp_dir
 from .training_config import keras3_compile_config
 
@@ -65,6 +66,7 @@ def save_keras_zip(model, filepath, include_optimizer=True):
         weights = os.path.join(directory, "model.weights.h5")
         with h5py.File(weights, "w") as f:
             write_keras3_weights(f, model, include_optimizer=include_optimizer)
+            write_random_state(f, model)
         assets = _save_assets(model, os.path.join(directory, "assets"))
         with atomic_write(filepath) as tmp, zipfile.ZipFile(tmp, "w") as archive:
             archive.writestr("metadata.json", json.dumps(_metadata()))

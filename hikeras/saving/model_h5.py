@@ -27,6 +27,7 @@ from .legacy_h5 import (
 )
 from .model_config import deserialize_model, model_to_config
 from .optimizer_state import plan_optimizer
+from .random_state import read_random_state, write_random_state
 from .training_config import compile_from_config, training_config
 from .weight_matching import assign, plan_topological
 
@@ -45,6 +46,7 @@ def save_model_h5(model, filepath, include_optimizer=True):
         if train is not None:
             f.attrs["training_config"] = json.dumps(train)
         write_weights_group(f.create_group("model_weights"), model)
+        write_random_state(f, model)
         if train is not None and optimizer is not None and optimizer.built:
             write_optimizer_group(f, optimizer)
 
@@ -86,4 +88,5 @@ def _load(f, source, custom_objects, compile):
             except SavedFileError as e:
                 warnings.warn(f"{e} The optimizer starts from a fresh state.", stacklevel=3)
     assign(plan + optimizer_plan, source)
+    read_random_state(f, model, source)
     return model

@@ -16,6 +16,7 @@ import re
 
 from ..backend import Variable
 from .file_errors import SavedFileError, file_error
+from .value_checks import dtype_problem
 
 
 def _positions(optimizer, saved):
@@ -56,6 +57,10 @@ def plan_optimizer(optimizer, saved, source):
         if tuple(var.shape) != array.shape:
             raise file_error(source, f"has optimizer weight '{array.name}' of shape "
                                      f"{array.shape} for '{var.path}' of shape {tuple(var.shape)}")
+        problem = dtype_problem(f"optimizer weight '{array.name}' for '{var.path}'",
+                                var.value.dtype, array.dtype)
+        if problem:
+            raise file_error(source, problem)
         plan.append((var, array))
     return plan
 

@@ -152,7 +152,7 @@ def load_from_h5(model, h5file, source, skip_mismatch, by_name, name_map):
         raise
     except _H5_ERRORS as e:
         raise file_error(source, f"is corrupt ({type(e).__name__}: {e})") from None
-    assign(plan, source)
+    assign(plan, source, report)
     return report
 
 

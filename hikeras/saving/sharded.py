@@ -247,7 +247,7 @@ def load_sharded(model, filepath, skip_mismatch, by_name, name_map, layer_names)
                      for t in index["optimizer"]]
             plan_optimizer_state(model, saved, index_path, plan, report)
         _verify(plan, checksums, index_path)
-        assign(plan, index_path)
+        assign(plan, index_path, report)
     finally:
         for f in files.values():
             f.close()

@@ -16,6 +16,7 @@ saving and loading changes nothing.
 from .checksums import verify as verify_checksums
 from .file_errors import file_error
 from .layer_stores import Slot, legacy_slots, load_stores
+from .value_checks import dtype_problem, has_nonfinite, warn_nonfinite
 
 
 class LoadReport:
@@ -26,6 +27,8 @@ class LoadReport:
         skipped: `(what, reason)` for saved weights/layers skipped on a mismatch.
         missing: paths of model variables the file had nothing for.
         unexpected: names of saved weights nothing in the model took.
+        nonfinite: `(saved name, variable path)` of loaded weights holding NaN or
+            inf (loaded, with a warning; see `value_checks`).
 
     >>> import os, tempfile, hikeras
     >>> model = hikeras.Sequential([hikeras.Input((3,)), hikeras.layers.Dense(2)])
@@ -42,6 +45,7 @@ class LoadReport:
         self.skipped = []
         self.missing = []
         self.unexpected = []
+        self.nonfinite = []
 
     def __repr__(self):
         return (f"<LoadReport '{self.source}': {len(self.matched)} matched, "
@@ -55,6 +59,7 @@ class LoadReport:
             lines.append(f"  skipped {what}: {reason}")
         lines.extend(f"  missing {path}" for path in self.missing)
         lines.extend(f"  unexpected {name}" for name in self.unexpected)
+        lines.extend(f"  NaN/inf in {name} (loaded into {path})" for name, path in self.nonfinite)
         return "\n".join(lines)
 
 
@@ -64,13 +69,22 @@ def weighted_layers(model, order=legacy_slots):
     return [(layer, slots) for layer, slots in pairs if slots]
 
 
-def _shape_problems(layer_name, slots, saved):
-    """Shape mismatches of the variables among `slots` (plain arrays are their layer's
-    to check: their shape may depend on state, such as a vocabulary's size)."""
-    return [f"weight '{slot.path}' of layer '{layer_name}' has shape {slot.shape} in the "
-            f"model but {s.shape} in the file ('{s.name}')"
-            for slot, s in zip(slots, saved)
-            if slot.variable is not None and slot.shape != s.shape]
+def _fit_problems(layer_name, slots, saved):
+    """Shape and dtype mismatches of the variables among `slots` (plain arrays are their
+    layer's to check: their shape may depend on state, such as a vocabulary's size)."""
+    problems = []
+    for slot, s in zip(slots, saved):
+        if slot.variable is None:
+            continue
+        what = f"weight '{slot.path}' of layer '{layer_name}'"
+        if slot.shape != s.shape:
+            problems.append(f"{what} has shape {slot.shape} in the model but {s.shape} in the "
+                            f"file ('{s.name}')")
+            continue
+        problem = dtype_problem(what, slot.variable.value.dtype, s.dtype)
+        if problem:
+            problems.append(f"{problem} ('{s.name}')")
+    return problems
 
 
 def _pair_layer(layer, slots, entry, plan, report, skip_mismatch, source):
@@ -84,7 +98,7 @@ def _pair_layer(layer, slots, entry, plan, report, skip_mismatch, source):
                                      "skip_mismatch=True to skip such layers")
         _skip(entry, layer, reason, slots, report)
         return
-    problems = _shape_problems(layer.name, slots, entry.weights)
+    problems = _fit_problems(layer.name, slots, entry.weights)
     if problems:
         if not skip_mismatch:
             raise file_error(source, f"does not fit the model: {problems[0]}. Pass "
@@ -170,7 +184,7 @@ def plan_by_name(model, entries, source, skip_mismatch=False, name_map=None,
             report.skipped.append((f"layer '{layer.name}'", reason))
             report.missing.extend(s.path for s in slots)
             continue
-        problems = _shape_problems(layer.name, slots, found)
+        problems = _fit_problems(layer.name, slots, found)
         if problems and not skip_mismatch:
             raise file_error(source, f"does not fit the model: {problems[0]}. Pass "
                                      "skip_mismatch=True to skip such layers")
@@ -201,14 +215,20 @@ def _require_some(plan, report, source):
                          + report.summary())
 
 
-def assign(plan, source):
+def assign(plan, source, report=None):
     """Loads the plan: every layer gets its saved arrays through `load_own_variables`,
     and planned variables (an optimizer's) are read into directly. Data that must be
     staged is read first and recorded checksums are verified (`checksums.verify`), so
-    decoding errors and damaged data surface before anything changes."""
+    decoding errors and damaged data surface before anything changes. Weights holding
+    NaN or inf give one warning and go into `report.nonfinite`."""
     for _, saved in plan:
         saved.stage()
     verify_checksums(plan, source)
+    nonfinite = [(saved.name, target.path) for target, saved in plan
+                 if has_nonfinite(saved.array())]
+    warn_nonfinite(source, nonfinite)
+    if report is not None:
+        report.nonfinite.extend(nonfinite)
     load_stores([(slot, saved) for slot, saved in plan if isinstance(slot, Slot)],
                 lambda layer, e: _load_error(source, layer, e))
     for var, saved in plan:
