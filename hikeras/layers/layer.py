@@ -24,6 +24,7 @@ from ..backend import SymbolicTensor
 from ..ops.core import tracing_layer_call
 from ..utils import tree
 from ..dtype_policies import DTypePolicy
+from ..serialization.limits import charge_weight
 from ..utils.dtype_utils import standardize_dtype
 from ..variables import Variable
 from .input_spec import check_input_spec
@@ -222,6 +223,7 @@ class Layer:
         """
         shape = () if shape is None else tuple(int(d) for d in shape)
         dtype = standardize_dtype(dtype or self.dtype)
+        charge_weight(shape, dtype, self.name, name or "variable")  # a loader's budget
         if initializer is None:
             initializer = "glorot_uniform" if np.issubdtype(dtype, np.floating) else "zeros"
         init = initializers.get(initializer)

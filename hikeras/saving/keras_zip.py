@@ -130,8 +130,10 @@ def load_keras_zip(filepath, load_from_h5, custom_objects=None, compile=True):
     source = str(filepath)
     with _open_zip(filepath) as archive:
         text = _read_member(archive, "config.json", source, _MAX_CONFIG_BYTES)
+        weights = next((i for i in archive.infolist() if i.filename == _WEIGHTS), None)
     config = parse_json(text, source, "a config.json")
-    model = deserialize_model(config, custom_objects, source)
+    model = deserialize_model(config, custom_objects, source,
+                              stored_bytes=weights.file_size if weights else 0)
     compile_config = config.get("compile_config")
     if compile and isinstance(compile_config, dict) and compile_config.get("optimizer"):
         compile_from_config(model, compile_config, custom_objects, source)

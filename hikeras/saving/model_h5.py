@@ -7,6 +7,7 @@ dialect) and, for compiled models, `training_config`; the weights in
 """
 
 import json
+import os
 import warnings
 
 import h5py
@@ -54,7 +55,7 @@ def load_model_h5(filepath, custom_objects=None, compile=True):
     source = str(filepath)
     with open_h5(filepath) as f:
         try:
-            return _load(f, source, custom_objects, compile)
+            return _load(f, source, custom_objects, compile, os.path.getsize(filepath))
         except SavedFileError:
             raise
         except (KeyError, TypeError, ValueError, OSError, RuntimeError, AttributeError) as e:
@@ -62,13 +63,13 @@ def load_model_h5(filepath, custom_objects=None, compile=True):
             raise file_error(source, f"is corrupt ({type(e).__name__}: {e})") from None
 
 
-def _load(f, source, custom_objects, compile):
+def _load(f, source, custom_objects, compile, file_bytes):
     text = read_string(f.attrs, "model_config", source)
     if text is None:
         raise file_error(source, "has no 'model_config' attribute: it holds weights only; "
                                  "build the model and call `load_weights` instead")
     model = deserialize_model(parse_json(text, source, "a model_config"), custom_objects,
-                              source)
+                              source, stored_bytes=file_bytes)
     group = f.get("model_weights")
     if not isinstance(group, h5py.Group):
         raise file_error(source, "has no 'model_weights' group")
