@@ -21,10 +21,10 @@ import numpy as np
 
 from .. import constraints, initializers, ops, regularizers
 from ..backend import SymbolicTensor
-from ..ops.core import tracing_layer_call
-from ..utils import tree
 from ..dtype_policies import DTypePolicy
+from ..ops.core import tracing_layer_call
 from ..serialization.limits import charge_weight
+from ..utils import tree
 from ..utils.dtype_utils import standardize_dtype
 from ..variables import Variable
 from .input_spec import check_input_spec

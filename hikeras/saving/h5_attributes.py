@@ -133,7 +133,7 @@ def parse_json(text, source, what):
         raise file_error(source, f"has {what} that is not a JSON object "
                                  f"(found {type(value).__name__})")
     try:
-        limits.check_string_sizes(value, f"its {what[2:] if what.startswith('a ') else what}")
+        limits.check_string_sizes(value, f"its {what.removeprefix('a ')}")
     except limits.ResourceLimitError as e:
         raise file_error(source, str(e)) from None
     return value

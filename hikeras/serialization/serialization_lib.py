@@ -10,7 +10,9 @@ config dict, a class or an instance/callable.
 from .config_dialect import normalize_config
 from .config_errors import config_error, rebuilding
 from .object_registration import (
-    custom_object_scope, get_registered_name, get_registered_object,
+    custom_object_scope,
+    get_registered_name,
+    get_registered_object,
 )
 
 
