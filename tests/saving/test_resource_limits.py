@@ -4,6 +4,7 @@ string sizes. Each error names the limit, and how to raise it where one can."""
 
 import json
 import tracemalloc
+import zipfile
 
 import h5py
 import pytest
@@ -40,11 +41,21 @@ def test_a_tiny_config_cannot_make_the_loader_allocate_terabytes():
     assert "(16, 1099511627776)" in message and "memory available now" in message
 
 
-def test_a_file_cannot_declare_more_weights_than_it_holds(tmp_path):
-    path = tmp_path / "m.h5"
+@pytest.mark.parametrize("suffix", [".h5", ".keras"])
+def test_a_file_cannot_declare_more_weights_than_it_holds(tmp_path, suffix):
+    path = tmp_path / f"m{suffix}"
     hikeras.models.model_from_json(_dense_json(2)).save(path)
-    with h5py.File(path, "r+") as f:  # 16 x 2**24 float32 = 1 GiB, in a file of a few KiB
-        f.attrs["model_config"] = _dense_json(2**24)
+    big = _dense_json(2**24)  # 16 x 2**24 float32 = 1 GiB, in a file of a few KiB
+    if suffix == ".h5":
+        with h5py.File(path, "r+") as f:
+            f.attrs["model_config"] = big
+    else:
+        with zipfile.ZipFile(path) as z:
+            members = {name: z.read(name) for name in z.namelist()}
+        members["config.json"] = big.encode()
+        with zipfile.ZipFile(path, "w") as z:
+            for name, data in members.items():
+                z.writestr(name, data)
     peak, error = _peak_bytes(lambda: hikeras.models.load_model(path))
     assert peak < 50 * 2**20
     message = str(error)
