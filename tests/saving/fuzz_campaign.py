@@ -52,7 +52,7 @@ OUTCOMES = ("loaded-identical", "clear error", "unclear error", "crash", "hang",
             "silent alteration")
 # Python's words for bad input reaching code that expected good input.
 _INTERNAL = re.compile(
-    r"list indices must be|index out of range|unexpected keyword argument|has no attribute|"
+    r"list indices must be|index out of range|unexpected keyword argument|object has no attribute|"
     r"not subscriptable|is not iterable|unsupported operand|not supported between instances|"
     r"Unable to allocate|cannot be interpreted as an integer|required positional argument|"
     r"positional arguments? but|NoneType")
