@@ -27,6 +27,7 @@ walk, and classified by that second run.
 
 import collections
 import dataclasses
+import hashlib
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -200,12 +201,25 @@ def run_campaign(sources, counts, directory, workers=2, case_seconds=60.0):
         return results
     index = {(r.source, r.index): r for r in results}
     positions = {s.name: k for k, s in enumerate(sources)}
-    redone = _run(sources, [(positions[r.source], r.index) for r in again],
+    # A zeroed block of a small file recurs among the mutants: run each distinct one once.
+    digests = {(r.source, r.index): _digest(make_mutant(sources[positions[r.source]],
+                                                         r.index)[0]) for r in again}
+    distinct = {}
+    for key, digest in digests.items():
+        distinct.setdefault(digest, key)
+    redone = _run(sources, [(positions[s], i) for s, i in distinct.values()],
                   os.path.join(directory, "again"), 1, case_seconds, fast_walk=False)
-    for r in redone:
-        r.message += " (run again with the forked metadata walk)"
-        index[(r.source, r.index)] = r
+    by_digest = {digests[(r.source, r.index)]: r for r in redone}
+    for key, digest in digests.items():
+        r = by_digest[digest]
+        index[key] = Result(key[0], key[1], r.outcome, r.description,
+                            r.message + " (run again with the forked metadata walk)")
     return list(index.values())
+
+
+def _digest(files):
+    return hashlib.sha256(b"".join(hashlib.sha256(files[k]).digest()
+                                   for k in sorted(files))).hexdigest()
 
 
 def _run(sources, cases, directory, workers, case_seconds, fast_walk):
