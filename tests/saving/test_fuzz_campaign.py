@@ -19,7 +19,7 @@ import pytest
 
 import hikeras
 from hikeras import layers
-from tests.saving.fuzz_campaign import Source, run_campaign, tally, weights_of
+from tests.saving.fuzz_campaign import OUTCOMES, Source, run_campaign, tally, weights_of
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "keras_saving"
 HIKERAS_MUTANTS = 400
@@ -165,3 +165,14 @@ def test_files_hikeras_wrote_never_load_altered(campaign):
     altered = [r for r in results if r.source in ours and r.outcome == "silent alteration"]
     assert not altered, f"{len(altered)} silent alterations:\n" + _examples(
         altered, ("silent alteration",))
+
+
+@pytest.mark.slow
+def test_a_larger_campaign(tmp_path):
+    """16,500 mutants (the default campaign's among them): the same guarantees."""
+    sources = _hikeras_sources(tmp_path) + _keras_sources()
+    results = run_campaign(sources, [1500] * len(sources), str(tmp_path / "cases"),
+                           workers=min(4, os.cpu_count() or 1))
+    bad = [r for r in results if r.outcome in ("crash", "hang", "unclear error")
+           or r.message == "a failed load changed the model"]
+    assert not bad, f"{tally(results)}\n{_examples(bad, OUTCOMES)}"
