@@ -9,7 +9,8 @@ Each mutant (see `fuzz_mutations`) is loaded in a forked worker, and ends as:
 - `unclear error`: any other `ValueError`/`OSError`;
 - `crash`: any other exception, or the worker died (a signal, an abort in libhdf5);
 - `hang`: the case ran past the watchdog; its worker is killed and replaced;
-- `silent alteration`: it loaded with weights other than the file's, or a failed
+- `silent alteration`: it loaded with weights other than the file's (or, for
+  `load_model`, another architecture or compile state), or a failed
   `load_weights` changed the model.
 
 Mutant `i` of a source is rebuilt from a seed of `(source name, i)` in whichever
@@ -28,6 +29,7 @@ walk, and classified by that second run.
 import collections
 import dataclasses
 import hashlib
+import json
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -77,6 +79,13 @@ class Source:
     mutations: tuple
     template: object = None
     expected: list = None
+    expected_architecture: str = None
+
+
+def architecture_of(model):
+    """The model's config and compile config, as one comparable string."""
+    compiled = model.get_compile_config() if getattr(model, "optimizer", None) else None
+    return model.to_json() + json.dumps(compiled, sort_keys=True, default=repr)
 
 
 def weights_of(model):
@@ -140,7 +149,11 @@ def run_case(source, index, directory, models):
     names = [directory, *files]
     try:
         if source.kind == "model":
-            got = weights_of(hikeras.models.load_model(path))
+            model = hikeras.models.load_model(path)
+            got = weights_of(model)
+            if _same(got, source.expected) and (
+                    architecture_of(model) != source.expected_architecture):
+                return "silent alteration", what, "the architecture or compile state differs"
         else:
             if source.name not in models:
                 models[source.name] = source.template()

@@ -19,7 +19,14 @@ import pytest
 
 import hikeras
 from hikeras import layers
-from tests.saving.fuzz_campaign import OUTCOMES, Source, run_campaign, tally, weights_of
+from tests.saving.fuzz_campaign import (
+    OUTCOMES,
+    Source,
+    architecture_of,
+    run_campaign,
+    tally,
+    weights_of,
+)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "keras_saving"
 HIKERAS_MUTANTS = 400
@@ -67,7 +74,10 @@ def _hikeras_sources(directory):
     (directory / "ckpt").mkdir()
     with mock.patch("hikeras.saving.sharded.uuid.uuid4", lambda: uuid.UUID(int=7)):
         model.save_weights(directory / "ckpt" / "m.weights.json", max_shard_size="300B")
-    keras_zip = _fixed_zip_times((directory / "m.keras").read_bytes())
+    (directory / "m.keras").write_bytes(_fixed_zip_times((directory / "m.keras").read_bytes()))
+    keras_zip = (directory / "m.keras").read_bytes()
+    architectures = {name: architecture_of(hikeras.models.load_model(directory / name))
+                     for name in ("m.h5", "m.keras")}
     one = {name: (directory / name).read_bytes() for name in ("w.h5", "w.weights.h5", "m.h5")}
 
     def template():
@@ -81,9 +91,11 @@ def _hikeras_sources(directory):
                "w.weights.h5", mutations=("bytes", "bytes", "h5"), template=template,
                **common),
         Source("hikeras m.h5", "model", {"m.h5": one["m.h5"]}, "m.h5",
-               mutations=("bytes", "h5"), **common),
+               mutations=("bytes", "h5"), expected_architecture=architectures["m.h5"],
+               **common),
         Source("hikeras m.keras", "model", {"m.keras": keras_zip}, "m.keras",
-               mutations=("bytes", "zip", "zip"), **common),
+               mutations=("bytes", "zip", "zip"),
+               expected_architecture=architectures["m.keras"], **common),
         Source("hikeras sharded", "weights", _read_tree(directory / "ckpt"), "m.weights.json",
                mutations=("bytes", "json", "h5"), template=template, **common),
     ]
@@ -102,8 +114,10 @@ def _keras_sources():
         ("k2_mlp_weights.h5", "weights", "k2_mlp.h5", ("bytes", "bytes", "h5")),
         ("k3_rnn.weights.h5", "weights", "k3_rnn.keras", ("bytes", "bytes", "h5")),
     ]:
+        architecture = None
         if kind == "model":
-            expected = weights_of(pristine_model(name))
+            pristine = hikeras.models.load_model(FIXTURES / name)
+            expected, architecture = weights_of(pristine), architecture_of(pristine)
             template = None
         else:
             def template(template_file=template_file):
@@ -113,7 +127,8 @@ def _keras_sources():
             expected = weights_of(model)
         sources.append(Source(f"keras {name}", kind, {name: (FIXTURES / name).read_bytes()},
                               name, hikeras_written=False, mutations=mutations,
-                              template=template, expected=expected))
+                              template=template, expected=expected,
+                              expected_architecture=architecture))
     return sources
 
 

@@ -1,0 +1,37 @@
+"""A SHA-256 of the JSON a full-model `.h5` holds, so a damaged config is refused.
+
+Per-array checksums (`checksums.py`) guard the weights; a full-model `.h5`
+also holds the architecture (`model_config`) and the compile state
+(`training_config`) as JSON attributes, where one flipped bit can turn a
+`learning_rate` of 0.001 into 0.005 or rename a layer and still parse.
+hikeras writes the SHA-256 of each of these texts next to it, as the root
+attribute `hikeras_<name>_sha256` (Keras's loaders read only the attributes
+they know), and loading refuses a text that does not match. Files without it
+(Keras's own) load as before.
+"""
+
+import hashlib
+
+from .file_errors import file_error
+from .h5_attributes import read_string
+
+
+def _attribute(name):
+    return f"hikeras_{name}_sha256"
+
+
+def _digest(text):
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def stamp(attrs, name, text):
+    """Records the checksum of the JSON `text` stored as attribute `name`."""
+    attrs[_attribute(name)] = _digest(text)
+
+
+def check(attrs, name, text, source):
+    """Raises `SavedFileError` when `text` does not match its recorded checksum."""
+    recorded = read_string(attrs, _attribute(name), source)
+    if recorded is not None and recorded != _digest(text):
+        raise file_error(source, f"is corrupt: its '{name}' does not match the checksum "
+                                 "recorded when the file was written")
