@@ -25,6 +25,7 @@ _INTERNAL_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError,
 _MISSING = re.compile(r"missing \d+ required (?:positional |keyword-only )?arguments?: (.*)")
 _UNEXPECTED = re.compile(r"unexpected keyword argument '([^']+)'")
 _VALUE_LIMIT = 80
+_ABSENT = object()  # stands for a config key that is missing
 
 
 class ConfigError(ValueError, TypeError):
@@ -100,9 +101,6 @@ def describe(cls, config, kind, error):
         what = f"key {key!r} has the value {_short(value)}; expected {expected}"
     return config_error(kind, name, cls.__name__,
                         f"{what} ({type(error).__name__}: {_short_text(error)})")
-
-
-_ABSENT = object()
 
 
 def _culprit(cls, config, error):
