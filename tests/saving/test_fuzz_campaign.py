@@ -183,6 +183,8 @@ def test_files_hikeras_wrote_never_load_altered(campaign):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("HIKERAS_LARGE_FUZZ"),
+                    reason="about 15 minutes: set HIKERAS_LARGE_FUZZ=1 to run it")
 def test_a_larger_campaign(tmp_path):
     """16,500 mutants (the default campaign's among them): the same guarantees."""
     sources = _hikeras_sources(tmp_path) + _keras_sources()
