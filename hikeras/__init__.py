@@ -45,6 +45,7 @@ from . import (  # noqa: E402
     config,
     data,
     datasets,
+    distillation,
     distribute,
     export,
     dtype_policies,
@@ -63,6 +64,7 @@ from . import (  # noqa: E402
     saving,
     tree,
     utils,
+    visualization,
 )
 from .backend import GradientTape  # noqa: E402
 from .dtype_policies import DTypePolicy, FloatDTypePolicy  # noqa: E402
@@ -72,8 +74,11 @@ from .layers.node import KerasTensor  # noqa: E402
 from .losses import Loss  # noqa: E402
 from .metrics import Metric  # noqa: E402
 from .models import Model, Sequential  # noqa: E402
+from .ops.function import Function  # noqa: E402
+from .ops.operation import Operation  # noqa: E402
 from .optimizers import Optimizer  # noqa: E402
 from .regularizers import Regularizer  # noqa: E402
+from .scopes import StatelessScope, SymbolicScope, name_scope  # noqa: E402
 from .variables import Variable  # noqa: E402
 
 
@@ -83,11 +88,12 @@ def version():
 
 
 __all__ = [
-    "DTypePolicy", "FloatDTypePolicy", "GradientTape", "Initializer", "Input", "InputLayer",
-    "InputSpec", "KerasTensor", "Layer",
-    "Loss", "Metric", "Model", "Optimizer", "Regularizer", "Sequential", "Variable",
-    "activations", "backend", "callbacks", "config", "data", "datasets", "distribute",
+    "DTypePolicy", "FloatDTypePolicy", "Function", "GradientTape", "Initializer", "Input",
+    "InputLayer", "InputSpec", "KerasTensor", "Layer", "Loss", "Metric", "Model", "Operation",
+    "Optimizer", "Regularizer", "Sequential", "StatelessScope", "SymbolicScope", "Variable",
+    "activations", "backend", "callbacks", "config", "data", "datasets", "distillation",
+    "distribute",
     "dtype_policies", "export", "initializers", "io", "layers", "losses", "metrics",
     "mixed_precision", "models", "ops", "optimizers", "preprocessing", "random", "regularizers", "saving", "tree",
-    "utils", "version",
+    "name_scope", "utils", "version", "visualization",
 ]

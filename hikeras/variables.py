@@ -10,6 +10,8 @@ initializer (name, object or `fn(shape, dtype)`) with a `shape`.
 import numpy as np
 
 from . import backend, initializers
+from .scopes.name_scope import current_path
+from .scopes.stateless_scope import get_stateless_scope
 from .utils.dtype_utils import standardize_dtype
 
 # Keras 3 arguments that concern distributed or mixed-precision backends.
@@ -31,10 +33,12 @@ class Variable(backend.Variable):
         dtype: defaults to the value's dtype, or floatx for an initializer.
         trainable: whether optimizers update it (and tapes track it).
         name: the short name, e.g. `"kernel"`.
-        path: the name qualified by its owner; defaults to `name`.
+        path: the name qualified by its owner; defaults to `name`, under the
+            enclosing `name_scope`s (`"outer/inner/name"`).
         constraint: a projection optimizers apply after each update.
 
     `autocast`, `aggregation` and `synchronization` are accepted and ignored.
+    Inside a `StatelessScope`, assignments go into the scope (see there).
 
     >>> import hikeras
     >>> v = hikeras.Variable("ones", shape=(2,), name="scale")
@@ -64,5 +68,26 @@ class Variable(backend.Variable):
                 raise ValueError(
                     f"Variable '{name}': the initial value has shape {value.shape}, not the "
                     f"declared {tuple(shape)}.")
+        if path is None and current_path():
+            path = f"{current_path()}/{name}"
         super().__init__(value, name=name, trainable=trainable, path=path,
                          constraint=constraint)
+
+    def assign(self, value):
+        _claim_in_stateless_scope(self)
+        return super().assign(value)
+
+    def assign_add(self, delta):
+        _claim_in_stateless_scope(self)
+        return super().assign_add(delta)
+
+    def assign_sub(self, delta):
+        _claim_in_stateless_scope(self)
+        return super().assign_sub(delta)
+
+
+def _claim_in_stateless_scope(variable):
+    """Inside a `StatelessScope`, moves the write about to happen into the scope."""
+    scope = get_stateless_scope()
+    if scope is not None:
+        scope.claim(variable)

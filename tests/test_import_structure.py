@@ -37,6 +37,7 @@ DEFERRED_IMPORTS = {
     ("hikeras.models.model_saving", "hikeras.export"): "Model.export",
     # `import hikeras` does not import h5py: the entry points that use it load on first use.
     ("hikeras.saving", "hikeras.saving.saving_api"): "h5py",
+    ("hikeras.saving", "hikeras.saving.file_editor"): "h5py (KerasFileEditor, on first use)",
     ("hikeras.callbacks.backup_and_restore", "hikeras.saving.h5_open"): "h5py",
 }
 

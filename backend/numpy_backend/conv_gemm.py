@@ -31,6 +31,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from .. import shape_rules as rules
 from .batch_threads import batch_step, run_chunks
 from .conv_workspace import Workspace
+from .threaded_matmul import matmul_shared
 
 # Bytes of im2col matrix (and output) per batch chunk: small enough that a
 # chunk's passes run in cache, large enough that its GEMMs run at full speed.
@@ -196,14 +197,19 @@ def _grouped_kernel(kernel, geo):
     return flat.transpose(1, 0, 2)
 
 
-def _matmul(a, b, out):
+def _matmul(a, b, out, shared=False):
     """`out[g] = a[g] @ b[g]` over a leading group axis, as plain 2-D products.
 
     numpy's stacked matmul drops to a slow non-BLAS loop for some stride
     patterns (a broadcast operand, for one), so the groups are looped here.
+    With `shared` (the batch is one chunk, run on the calling thread), each
+    product is shared among the batch threads (`threaded_matmul.matmul_shared`).
     """
     for ag, bg, og in zip(a, b, out):
-        np.matmul(ag, bg, out=og)
+        if shared:
+            matmul_shared(ag, bg, og)
+        else:
+            np.matmul(ag, bg, out=og)
 
 
 def _kernel_product(cols, dy):
@@ -238,6 +244,7 @@ def conv_forward(x, kernel, geo, epilogue=None):
     step = _chunk(n, out_spatial, width * groups + filters, dtype.itemsize)
     cols_shape = (step,) + out_spatial + (groups,) + geo.window + (x.shape[-1] // groups,)
     kmat = _grouped_kernel(kernel, geo)
+    one_chunk = step >= n
 
     def forward(start, stop):
         with Workspace() as scratch:
@@ -245,7 +252,7 @@ def conv_forward(x, kernel, geo, epilogue=None):
             _im2col(_padded(x[start:stop], geo, scratch, step), geo, out_spatial, cols)
             yc = y[start:stop].reshape(-1, groups, filters // groups)
             _matmul(cols.reshape(-1, groups, width).transpose(1, 0, 2), kmat,
-                    yc.transpose(1, 0, 2))
+                    yc.transpose(1, 0, 2), shared=one_chunk)
             if epilogue is not None:
                 epilogue(yc.reshape(-1, filters))
 

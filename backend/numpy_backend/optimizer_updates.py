@@ -294,6 +294,47 @@ def lion_update(variable, gradient, momentum, *, learning_rate, beta_1, beta_2):
     momentum += tmp
 
 
+def _orthogonalise(x, steps, a, b, c):
+    """Newton-Schulz's quintic iteration towards the orthogonal factor of `x` (last two axes).
+
+    `x` is first scaled to a Frobenius norm of about 1, so its spectral norm is
+    at most 1; each step maps every singular value `s` to `a s + b s**3 + c s**5`.
+    A tall matrix is iterated on its transpose, so the Gram products stay small.
+    """
+    tall = x.shape[-2] > x.shape[-1]
+    if tall:
+        x = np.swapaxes(x, -1, -2)
+    x = x / (np.linalg.norm(x, axis=(-2, -1), keepdims=True) + 1e-7)
+    for _ in range(steps):
+        gram = x @ np.swapaxes(x, -1, -2)
+        x = a * x + (b * gram + (c * gram) @ gram) @ x
+    return np.swapaxes(x, -1, -2) if tall else x
+
+
+@_update_op("muon_update", mutates=(0, 2))
+def muon_update(variable, gradient, m, *, learning_rate, momentum, nesterov, ns_steps,
+                muon_a, muon_b, muon_c, rms_rate):
+    """Muon on a matrix: momentum SGD whose step is orthogonalised.
+
+    `m = momentum m + g`; the direction `d` is `g + momentum m` (Nesterov) or
+    `m`, replaced by its Newton-Schulz orthogonalisation (`_orthogonalise`);
+    then `w -= lr * d * sqrt(max(rows, cols)) * rms_rate` (the scale factor is
+    left out when `rms_rate` is None).
+    """
+    tmp = reusable_like(variable)
+    np.multiply(m, momentum - 1.0, out=tmp)
+    tmp += gradient
+    m += tmp
+    direction = gradient + momentum * m if nesterov else m
+    step = _orthogonalise(direction, ns_steps, muon_a, muon_b, muon_c).astype(
+        variable.dtype, copy=False)
+    step *= learning_rate
+    if rms_rate is not None:
+        step *= math.sqrt(max(variable.shape[-2], variable.shape[-1]))
+        step *= rms_rate
+    variable -= step
+
+
 @_update_op("ftrl_update", mutates=(0, 2, 3))
 def ftrl_update(variable, gradient, accumulator, linear, *, learning_rate, learning_rate_power,
                 l1, l2, l2_shrinkage, beta):

@@ -32,6 +32,37 @@ MIN_SHARED_WORK = 1 << 22
 BLOCKS = 4
 
 
+# Multiply-adds from which a product of a one-chunk kernel is shared among threads:
+# about 3 ms on one core. Below it, a product takes a millisecond or less, and
+# waiting for a second thread costs more whenever another process holds a core.
+MIN_SHARED_LATENCY_WORK = 1 << 26
+
+
+def matmul_shared(a, b, out):
+    """`out[...] = a @ b` (2-D) on single-threaded BLAS, in row blocks shared by the
+    batch threads when the product is large.
+
+    For a kernel whose batch gives one chunk (a one-sample convolution), so
+    that its product runs on this thread. With OpenBLAS's own threads, the
+    benchmark CNN's one-sample call took 35 ms instead of 1.5 ms whenever other
+    processes held the cores; sharing its 10M multiply-adds among the batch
+    threads still took 8 ms, for at most 0.3 ms saved on an idle machine. So
+    only products of `MIN_SHARED_LATENCY_WORK` or more are shared, always cut
+    into the same `BLOCKS` row blocks, whatever the thread count, so that the
+    result does not depend on it.
+    """
+    m, k = a.shape
+    if m * k * b.shape[1] < MIN_SHARED_LATENCY_WORK or m < BLOCKS:
+        with single_threaded_blas():
+            np.matmul(a, b, out=out)
+        return
+
+    def task(start, stop):
+        with single_threaded_blas():
+            np.matmul(a[start:stop], b, out=out[start:stop])
+    run_chunks(task, m, -(-m // BLOCKS))
+
+
 def product_2d(a, b, epilogue=None):
     """`epilogue(a @ b)` for 2-D `a` and `b`, shared among threads when large.
 

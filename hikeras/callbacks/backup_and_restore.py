@@ -136,9 +136,8 @@ class BackupAndRestore(Callback):
 
     def on_train_batch_end(self, batch, logs=None):
         if self._pending_metrics is not None:
+            # `fit` reads the merged results back at the end of the epoch.
             self._merge_pending_metrics()
-            if logs is not None:  # the same dict becomes the epoch's logs
-                logs.update(self.model.get_metrics_result())
         if self.save_freq == "epoch":
             return
         self._batches_since_backup += 1

@@ -3,7 +3,10 @@
 Every hook receives a logs dict (`{}` where the loop has nothing to log, as
 in Keras), the same object for every callback, so a callback can add keys
 that later ones see (ReduceLROnPlateau's `learning_rate` reaches History).
-Two more rules:
+As in Keras 3, that dict is a "pythonified" copy of the loop's logs
+(`pythonify_logs`): keys sorted, nested dicts flattened, scalar values made
+Python floats, so a custom `train_step` returning numpy or tensor scalars
+logs the same as the built-in one. Two more rules:
 
 * an exception raised by a callback carries a note naming the callback and
   the hook (the exception itself, and its type, are unchanged);
@@ -12,6 +15,11 @@ Two more rules:
   `on_train_begin` overrides the resets they just did.
 """
 
+import numbers
+
+import numpy as np
+
+from ..backend import Tensor
 from ..distribute.scope import is_chief
 from .backup_and_restore import BackupAndRestore
 from .callback import Callback
@@ -26,6 +34,29 @@ _PLAIN_HOOKS = (
     "on_train_begin", "on_train_end", "on_test_begin", "on_test_end", "on_predict_begin",
     "on_predict_end",
 )
+
+
+def pythonify_logs(logs):
+    """A copy of `logs` as Keras 3 hands it to callbacks: keys sorted, nested dicts
+    flattened into it, and every scalar (number, 0-d array, tensor) a Python float.
+
+    >>> pythonify_logs({"loss": np.float32(0.5), "acc": {"top1": 1}, "outputs": [1, 2]})
+    {'top1': 1.0, 'loss': 0.5, 'outputs': [1, 2]}
+    """
+    result = {}
+    for key, value in sorted((logs or {}).items()):
+        if isinstance(value, dict):
+            result.update(pythonify_logs(value))
+            continue
+        array = value.value if isinstance(value, Tensor) else value
+        if (isinstance(array, (numbers.Real, np.generic))
+                or (isinstance(array, np.ndarray) and array.ndim == 0)):
+            try:
+                value = float(array)
+            except (TypeError, ValueError):  # a string or a complex number stays as it is
+                pass
+        result[key] = value
+    return result
 
 
 def _call(callback, hook, args):
@@ -101,13 +132,13 @@ class CallbackList(Callback):
         return next((cb for cb in self.callbacks if isinstance(cb, History)), None)
 
     def on_train_batch_begin(self, batch, logs=None):
-        logs = {} if logs is None else logs
+        logs = pythonify_logs(logs)
         for cb in self.callbacks:
             _call(cb, "on_train_batch_begin", (batch, logs))
             _call(cb, "on_batch_begin", (batch, logs))
 
     def on_train_batch_end(self, batch, logs=None):
-        logs = {} if logs is None else logs
+        logs = pythonify_logs(logs)
         for cb in self.callbacks:
             _call(cb, "on_train_batch_end", (batch, logs))
             _call(cb, "on_batch_end", (batch, logs))
@@ -115,7 +146,7 @@ class CallbackList(Callback):
 
 def _indexed(hook):
     def method(self, index, logs=None):
-        logs = {} if logs is None else logs
+        logs = pythonify_logs(logs)
         for cb in self.callbacks:
             _call(cb, hook, (index, logs))
 
@@ -124,7 +155,7 @@ def _indexed(hook):
 
 def _plain(hook):
     def method(self, logs=None):
-        logs = {} if logs is None else logs
+        logs = pythonify_logs(logs)
         for cb in self.callbacks:
             _call(cb, hook, (logs,))
 

@@ -6,6 +6,17 @@ file's hash and write it atomically; offline, the error names the exact
 path where to copy the file by hand.
 """
 
-from hikeras.datasets import boston_housing, cifar10, digits, fashion_mnist, imdb, mnist
+from hikeras.datasets import (
+    boston_housing,
+    california_housing,
+    cifar10,
+    cifar100,
+    digits,
+    fashion_mnist,
+    imdb,
+    mnist,
+    reuters,
+)
 
-__all__ = ["boston_housing", "cifar10", "digits", "fashion_mnist", "imdb", "mnist"]
+__all__ = ["boston_housing", "california_housing", "cifar10", "cifar100", "digits",
+           "fashion_mnist", "imdb", "mnist", "reuters"]

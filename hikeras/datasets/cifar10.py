@@ -5,23 +5,19 @@ pickles; unpickling a downloaded file can execute code, so hikeras reads
 the *binary* version instead (`cifar-10-binary.tar.gz`, same images and
 labels): each record is one label byte followed by 3,072 pixel bytes (the
 red, green and blue 32x32 planes). Members are read straight from the
-tarball; nothing is extracted to disk. The archive is downloaded on first
-use into `$HIKERAS_HOME/datasets` (default `~/.hikeras/datasets`) and
+tarball (`_cifar_binary`); nothing is extracted to disk. The archive is
+downloaded on first use into `$HIKERAS_HOME/datasets` (default `~/.hikeras/datasets`) and
 verified by SHA-256; offline, copy it there by hand. Classes: 0 airplane,
 1 automobile, 2 bird, 3 cat, 4 deer, 5 dog, 6 frog, 7 horse, 8 ship, 9 truck.
 """
 
-import tarfile
-
-import numpy as np
-
 from .. import backend
 from ..utils.file_utils import get_file
+from ._cifar_binary import read_records
 
 ORIGIN = "https://www.cs.toronto.edu/~kriz/cifar-10-binary.tar.gz"
 SHA256 = "c4a38c50a1bc5f3a1c5537f2155ab9d68f9f25eb1ed8d9ddda3db29a59bca1dd"
 _FOLDER = "cifar-10-batches-bin"
-_RECORD = 1 + 3 * 32 * 32
 
 
 def read_batches(archive_path, names):
@@ -30,26 +26,9 @@ def read_batches(archive_path, names):
     Images are uint8 `(n, 3, 32, 32)` (channels first, as stored); labels
     uint8 `(n,)`.
     """
-    images, labels = [], []
-    with tarfile.open(archive_path, "r:gz") as archive:
-        for name in names:
-            member = f"{_FOLDER}/{name}"
-            try:
-                info = archive.getmember(member)
-            except KeyError:
-                raise ValueError(f"{archive_path} has no member {member}; is it the CIFAR-10 "
-                                 "binary version? Received: a different archive") from None
-            if not info.isfile():
-                raise ValueError(f"{member} in {archive_path} is not a regular file. "
-                                 f"Received: member type {info.type!r}")
-            data = archive.extractfile(info).read()
-            if len(data) % _RECORD:
-                raise ValueError(f"{member} holds {len(data)} bytes, not a whole number of "
-                                 f"{_RECORD}-byte records. Received: a corrupted archive")
-            records = np.frombuffer(data, np.uint8).reshape(-1, _RECORD)
-            labels.append(records[:, 0])
-            images.append(records[:, 1:].reshape(-1, 3, 32, 32))
-    return np.concatenate(images), np.concatenate(labels)
+    images, labels = read_records(archive_path, [f"{_FOLDER}/{name}" for name in names], 1,
+                                  "CIFAR-10 binary version")
+    return images, labels[:, 0]
 
 
 def load_data():

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..utils.file_utils import get_file
 from ._object_arrays import load_npz_array
+from ._word_sequences import drop_long, limit_vocabulary, shift_indices
 
 ORIGIN_FOLDER = "https://storage.googleapis.com/tensorflow/tf-keras-datasets/"
 SHA256 = "69664113be75683a8fe16e3ed0ab59fda8886cb3cd7ada244f7d9544e4676b9f"
@@ -51,32 +52,17 @@ def load_data(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113
     x_train, labels_train = x_train[for_train], labels_train[for_train]
     x_test, labels_test = x_test[for_test], labels_test[for_test]
 
-    def shift(review):
-        words = [w + index_from for w in review]
-        return words if start_char is None else [start_char] + words
-
-    x_train = [shift(r) for r in x_train]
-    x_test = [shift(r) for r in x_test]
+    x_train = shift_indices(x_train, start_char, index_from)
+    x_test = shift_indices(x_test, start_char, index_from)
     if maxlen:
-        x_train, labels_train = _drop_long(x_train, labels_train, maxlen)
-        x_test, labels_test = _drop_long(x_test, labels_test, maxlen)
+        x_train, labels_train = drop_long(x_train, labels_train, maxlen)
+        x_test, labels_test = drop_long(x_test, labels_test, maxlen)
         if not x_train or not x_test:
             raise ValueError(f"No review is shorter than maxlen={maxlen}; increase it. "
                              f"Received: maxlen={maxlen}")
-    reviews = x_train + x_test
-    if not num_words:
-        num_words = max(max(r) for r in reviews if r)
-    if oov_char is not None:
-        reviews = [[w if skip_top <= w < num_words else oov_char for w in r] for r in reviews]
-    else:
-        reviews = [[w for w in r if skip_top <= w < num_words] for r in reviews]
+    reviews = limit_vocabulary(x_train + x_test, num_words, skip_top, oov_char)
     n = len(x_train)
     return (reviews[:n], labels_train), (reviews[n:], labels_test)
-
-
-def _drop_long(reviews, labels, maxlen):
-    keep = [i for i, r in enumerate(reviews) if len(r) < maxlen]
-    return [reviews[i] for i in keep], labels[keep]
 
 
 def get_word_index(path="imdb_word_index.json"):

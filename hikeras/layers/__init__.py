@@ -16,9 +16,10 @@ from .input_layer import Input, InputLayer
 from .input_spec import InputSpec
 from .layer import Layer
 from .layer_table import deserialize, register_layer_classes, serialize
+from .operation_layer import OperationLayer
 
 __all__ = ["Input", "InputLayer", "InputSpec", "Layer", "deserialize", "serialize"]
-register_layer_classes({"InputLayer": InputLayer})
+register_layer_classes({"InputLayer": InputLayer, "OperationLayer": OperationLayer})
 
 
 def _family_modules():

@@ -22,7 +22,10 @@ import numpy as np
 from .. import constraints, initializers, ops, regularizers
 from ..backend import SymbolicTensor
 from ..dtype_policies import DTypePolicy
+from ..metrics.metric import Metric
 from ..ops.core import tracing_layer_call
+from ..ops.operation import Operation
+from ..scopes import StatelessScope, SymbolicScope, current_path, get_stateless_scope
 from ..serialization.limits import charge_weight
 from ..utils import tree
 from ..utils.dtype_utils import standardize_dtype
@@ -83,8 +86,8 @@ def auto_config_arguments(layer):
     return recorded, left_out
 
 
-class Layer:
-    """Base class for layers.
+class Layer(Operation):
+    """Base class for layers: an `Operation` with weights, as in Keras 3.
 
     Args:
         trainable: whether the layer's weights are updated by training.
@@ -101,6 +104,9 @@ class Layer:
     >>> [w.shape for w in layer.get_weights()]
     [(4, 3), (3,)]
     """
+
+    # hikeras has no compiler: nothing is ever jit-compiled (Keras's flag, read by its trainers).
+    supports_jit = False
 
     def __init_subclass__(cls, **kwargs):
         """Wraps a subclass's `build` so that calling it directly marks the layer built.
@@ -149,6 +155,7 @@ class Layer:
         self._trainable_variables = []
         self._non_trainable_variables = []
         self._layers = []
+        self._metrics = []  # Metric objects assigned as attributes (Keras 3 tracks them)
         self._regularized = []  # (variable, regularizer)
         self.activity_regularizer = None
         self._activity_losses = []
@@ -177,6 +184,12 @@ class Layer:
     def name(self):
         return self._name or self._auto_name or self._base_name()
 
+    @property
+    def path(self):
+        """The layer's path, which prefixes its variables' paths (`"dense/kernel"`): its
+        name, after the `name_scope`s it was built in (`"outer/dense"`)."""
+        return f"{getattr(self, '_path_prefix', '')}{self.name}"
+
     def _base_name(self):
         """The stem of automatic names: the snake-case class name."""
         return to_snake_case(type(self).__name__)
@@ -191,19 +204,21 @@ class Layer:
         self._update_weight_paths()
 
     def _update_weight_paths(self):
+        prefix = getattr(self, "_path_prefix", "")
         for v in self._trainable_variables + self._non_trainable_variables:
-            v.path = f"{self.name}/{v.name}"
+            v.path = f"{prefix}{self.name}/{v.name}"
 
     # ---------------------------------------------------------- attribute tracking
     def __setattr__(self, name, value):
-        if isinstance(value, Layer) and "_layers" in self.__dict__:
-            if not any(value is l for l in self._layers):
-                self._layers.append(value)
-        elif (isinstance(value, (list, tuple)) and value and "_layers" in self.__dict__
-              and all(isinstance(v, Layer) for v in value) and not name.startswith("_")):
-            for v in value:
-                if not any(v is l for l in self._layers):
-                    self._layers.append(v)
+        """Tracks sublayers and metrics assigned as attributes (alone, or as a list of them)."""
+        for kind, tracked in ((Layer, "_layers"), (Metric, "_metrics")):
+            if tracked not in self.__dict__:
+                continue
+            if isinstance(value, kind):
+                _track(self.__dict__[tracked], [value])
+            elif (isinstance(value, (list, tuple)) and value and not name.startswith("_")
+                  and all(isinstance(v, kind) for v in value)):
+                _track(self.__dict__[tracked], value)
         object.__setattr__(self, name, value)
 
     # ------------------------------------------------------------------ weights
@@ -228,8 +243,10 @@ class Layer:
             initializer = "glorot_uniform" if np.issubdtype(dtype, np.floating) else "zeros"
         init = initializers.get(initializer)
         value = np.asarray(init(shape, dtype=dtype), dtype=dtype)
+        if not hasattr(self, "_path_prefix"):  # the `name_scope` the layer is built in
+            self._path_prefix = f"{current_path()}/" if current_path() else ""
         var = Variable(value, name=name or "variable", trainable=trainable,
-                       path=f"{self.name}/{name or 'variable'}")
+                       path=f"{self._path_prefix}{self.name}/{name or 'variable'}")
         if trainable:
             var.trainable = self.trainable
             self._trainable_variables.append(var)
@@ -239,6 +256,31 @@ class Layer:
             self._regularized.append((var, regularizers.get(regularizer)))
         var.constraint = constraints.get(constraint)
         return var
+
+    def add_variable(self, shape, initializer, dtype=None, trainable=True, autocast=True,
+                     regularizer=None, constraint=None, name=None):
+        """Keras 3's positional form of `add_weight` (`autocast` is accepted and has no effect)."""
+        return self.add_weight(shape=shape, initializer=initializer, dtype=dtype,
+                               trainable=trainable, regularizer=regularizer,
+                               constraint=constraint, name=name)
+
+    def add_metric(self, *args, **kwargs):
+        """Removed in Keras 3, as here: metrics belong in `compile` or in tracked `Metric`s."""
+        raise NotImplementedError(
+            f"Layer `add_metric()` is not supported (Keras 3 removed it). Add the metric to "
+            f"`Model.compile(metrics=[...])`, or create a `Metric` in `__init__`/`build` of "
+            f"'{self.name}' and call its `update_state()` in `call`.")
+
+    @property
+    def metrics(self):
+        """The `Metric`s assigned as attributes of this layer and of its sublayers."""
+        return _unique(list(self._metrics)
+                       + [m for layer in self._flatten_layers() for m in layer._metrics])
+
+    @property
+    def metrics_variables(self):
+        """The variables of `self.metrics` (their running totals and counts)."""
+        return [v for metric in self.metrics for v in metric.variables]
 
     @property
     def trainable(self):
@@ -373,7 +415,10 @@ class Layer:
             ValueError: the store holds a different number of entries, lacks
                 a key, or holds an array of another shape.
         """
-        variables = self.own_variables()
+        self._assign_from_store(store, self.own_variables())
+
+    def _assign_from_store(self, store, variables):
+        """`load_own_variables`'s checks and assignment, for the given `variables`."""
         if len(store.keys()) != len(variables):
             hint = ("" if variables or self.built else
                     " The layer was never built, so it has no variables yet: build it (call "
@@ -446,6 +491,9 @@ class Layer:
                     f"Layer '{self.name}': add_loss() expects scalar losses (reduce them with "
                     f"ops.sum or ops.mean first). Received: loss with shape {np.shape(value)}")
             self._added_losses.append(value)
+            scope = get_stateless_scope()
+            if scope is not None and scope.collect_losses:
+                scope.add_loss(value)
 
     def _clear_added_losses(self):
         self._added_losses = []
@@ -500,7 +548,8 @@ class Layer:
             `(outputs, non_trainable_values)` (plus the losses with
             `return_losses`): the non-trainable values after the call (a
             BatchNormalization's moving statistics, say), while the layer's
-            variables keep the values they had before.
+            variables keep the values they had before. The call runs in a
+            `StatelessScope` over those values.
         """
         if not self.built:
             raise ValueError(f"Layer '{self.name}' must be built before `stateless_call`.")
@@ -511,17 +560,12 @@ class Layer:
             if len(given) != len(own):
                 raise ValueError(f"Layer '{self.name}' has {len(own)} {kind}. "
                                  f"Received: {len(given)} values")
-        saved = [np.copy(v.value) for v in trainable + non_trainable]
-        try:
-            for variable, value in zip(trainable + non_trainable,
-                                       list(trainable_variables) + list(non_trainable_variables)):
-                variable.assign(value)
+        mapping = list(zip(trainable + non_trainable,
+                           list(trainable_variables) + list(non_trainable_variables)))
+        with StatelessScope(state_mapping=mapping) as scope:
             outputs = self(*args, **kwargs)
-            new_non_trainable = [np.copy(v.value) for v in non_trainable]
             losses = list(self.losses)
-        finally:
-            for variable, value in zip(trainable + non_trainable, saved):
-                variable.assign(value)
+        new_non_trainable = [np.copy(scope.get_current_value(v)) for v in non_trainable]
         if return_losses:
             return outputs, new_non_trainable, losses
         return outputs, new_non_trainable
@@ -531,6 +575,19 @@ class Layer:
         raise NotImplementedError(
             f"Quantization is not supported by hikeras. Received: mode={mode!r} for "
             f"'{self.name}'")
+
+    @property
+    def quantization_mode(self):
+        """Always `None`: hikeras does not quantize (see `quantize`)."""
+        return None
+
+    def quantized_build(self, input_shape, mode):
+        """Not supported, like `quantize`."""
+        self.quantize(mode)
+
+    def quantized_call(self, *args, **kwargs):
+        """Not supported, like `quantize`."""
+        self.quantize(None)
 
     def _maybe_build(self, inputs):
         if self.built:
@@ -602,6 +659,13 @@ class Layer:
             self._activity_losses = [self.activity_regularizer(o) / batch
                                      for o in tree.flatten(outputs)]
         return outputs
+
+    def symbolic_call(self, *args, **kwargs):
+        """Calls the layer on symbolic tensors, recording the call in the graph.
+
+        `layer(keras_tensor)` does the same; this is Keras's name for that path.
+        """
+        return self._symbolic_call(args, kwargs)
 
     def _symbolic_call(self, args, kwargs):
         self._maybe_build(args[0])
@@ -703,7 +767,7 @@ class Layer:
                 shapes = [tuple(a.shape) for a in args]
             return _specs_of_shapes(self.compute_output_shape(shapes), self.dtype)
         try:
-            with tracing_layer_call():
+            with SymbolicScope(), tracing_layer_call():
                 return self._call_with_context(args, kwargs)
         except Exception as error:
             if hasattr(error, "add_note"):  # Python 3.11+: the traceback names the layer
@@ -727,6 +791,11 @@ class Layer:
         return tree.map_structure(lambda t: t.shape, out)
 
     # ------------------------------------------------------------ introspection
+    @property
+    def call_signature_parameters(self):
+        """The names of `call`'s parameters, in order."""
+        return list(self._call_signature.parameters)
+
     @property
     def input(self):
         """The symbolic input of the layer's first call."""
@@ -798,6 +867,13 @@ class Layer:
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def _track(tracked, values):
+    """Appends to the list `tracked` each of `values` it does not hold yet (by identity)."""
+    for value in values:
+        if not any(value is held for held in tracked):
+            tracked.append(value)
 
 
 def _unique(variables):

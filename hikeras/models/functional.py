@@ -96,6 +96,11 @@ class Functional(Model):
         return layer._inbound_nodes[node_index]
 
     @property
+    def operations(self):
+        """The graph's operations in order, input layers included (Keras 3's name)."""
+        return list(self.layers)
+
+    @property
     def input_names(self):
         return [t._keras_history.layer.name for t in self.inputs]
 

@@ -17,6 +17,7 @@ from ..trainers.trainer import Trainer
 from ..utils import tree
 from .model_saving import SavingMixin
 from .naming import assign_unique_names
+from .state_tree import get_state_tree, set_state_tree
 from .summary import print_summary
 
 
@@ -105,6 +106,21 @@ class Model(SavingMixin, Trainer, Layer):
         """Prints Keras's summary table; see `hikeras.models.summary`."""
         print_summary(self, line_length=line_length, positions=positions, print_fn=print_fn,
                       expand_nested=expand_nested, show_trainable=show_trainable)
+
+    def get_state_tree(self, value_format="backend_tensor"):
+        """Every variable's value, grouped and nested by path (see `models.state_tree`).
+
+        `value_format` is `"backend_tensor"` or `"numpy_array"`: both give
+        numpy arrays, hikeras's tensors.
+        """
+        return get_state_tree(self, value_format)
+
+    def set_state_tree(self, state_tree):
+        """Assigns a tree from `get_state_tree` back to the variables it names."""
+        set_state_tree(self, state_tree)
+
+    def get_quantization_layer_structure(self, mode):
+        """`None`: no quantization structure (hikeras does not quantize; see `quantize`)."""
 
     def get_layer(self, name=None, index=None):
         """A layer of the model by name or by index in `layers`."""

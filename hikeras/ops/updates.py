@@ -159,6 +159,17 @@ def lion_update(variable, gradient, momentum, *, learning_rate, beta_1, beta_2):
            beta_1=beta_1, beta_2=beta_2)
 
 
+def muon_update(variable, gradient, m, *, learning_rate, momentum, nesterov, ns_steps,
+                muon_a, muon_b, muon_c, rms_rate):
+    """Muon's orthogonalised momentum step, for a matrix.
+
+    Kernel: `muon_update` in `backend/numpy_backend/optimizer_updates.py`.
+    """
+    _apply("muon_update", variable, gradient, m, learning_rate=learning_rate,
+           momentum=momentum, nesterov=nesterov, ns_steps=ns_steps, muon_a=muon_a,
+           muon_b=muon_b, muon_c=muon_c, rms_rate=rms_rate)
+
+
 def ftrl_update(variable, gradient, accumulator, linear, *, learning_rate, learning_rate_power,
                 l1, l2, l2_shrinkage, beta):
     """FTRL-Proximal.
@@ -226,7 +237,7 @@ def confusion_matrix_update(total, labels, predictions, weights, *, ignore_class
 __all__ = [
     "adadelta_update", "adafactor_update", "adagrad_update", "adam_update", "adamax_update",
     "amsgrad_update", "confusion_counts_update", "confusion_matrix_update", "ema_update",
-    "ftrl_update", "lamb_update", "lion_update", "mean_metric_update", "nadam_update",
+    "ftrl_update", "lamb_update", "lion_update", "mean_metric_update", "muon_update", "nadam_update",
     "rmsprop_update", "schedule_free_adamw_update", "sgd_momentum_update", "sgd_update",
     "sum_metric_update", "weight_decay_update",
 ]

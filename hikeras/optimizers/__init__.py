@@ -23,6 +23,7 @@ from .lamb import Lamb
 from .lion import Lion
 from .loss_scale_optimizer import LossScaleOptimizer
 from .multi_optimizer import MultiOptimizer, OptimizerMap
+from .muon import Muon
 from .nadam import Nadam
 from .optimizer import Optimizer
 from .rmsprop import RMSprop
@@ -32,7 +33,7 @@ from .sgd import SGD
 # Keras matches built-in optimizer names case-insensitively ("Adam", "adam", "ADAM").
 ALL_OBJECTS_DICT = {cls.__name__.lower(): cls for cls in (
     SGD, Adam, AdamW, Adamax, Nadam, RMSprop, Adagrad, Adadelta, Ftrl, Lion, Lamb,
-    Adafactor, ScheduleFreeAdamW)}
+    Adafactor, ScheduleFreeAdamW, Muon)}
 ALL_OBJECTS_DICT["LossScaleOptimizer"] = LossScaleOptimizer
 ALL_OBJECTS_DICT["MultiOptimizer"] = MultiOptimizer
 
@@ -86,6 +87,7 @@ __all__ = [
     "Lion",
     "LossScaleOptimizer",
     "MultiOptimizer",
+    "Muon",
     "Nadam",
     "Optimizer",
     "OptimizerMap",

@@ -1,6 +1,7 @@
 """Saving and loading: Keras-compatible files, and Keras's `keras.saving` names.
 
 `save_model`/`load_model` (whole models: Keras 3's `.keras` zip or Keras's HDF5 layout),
+`KerasFileEditor` (inspect and edit the weights of a saved file),
 `save_weights`/`load_weights` (Keras 2 and Keras 3 weights layouts, sharded
 checkpoints) and `model_from_json`. The file formats sit above `hikeras.models`.
 
@@ -34,11 +35,15 @@ def __getattr__(name):
         from . import saving_api
 
         return getattr(saving_api, name)
+    if name == "KerasFileEditor":
+        from .file_editor import KerasFileEditor
+
+        return KerasFileEditor
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
-    "CustomObjectScope", "LoadReport", "SavedFileError", "custom_object_scope",
+    "CustomObjectScope", "KerasFileEditor", "LoadReport", "SavedFileError", "custom_object_scope",
     "deserialize_keras_object", "get_custom_objects", "get_registered_name",
     "get_registered_object", "load_model", "load_weights", "model_from_json",
     "register_keras_serializable", "save_model", "save_weights", "serialize_keras_object",

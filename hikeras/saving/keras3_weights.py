@@ -14,6 +14,7 @@ The root is the model itself; a compiled model adds `optimizer/vars/<i>`.
 import h5py
 
 from ..layers.layer import Layer, to_snake_case
+from .checksums import write_dataset
 from .file_errors import file_error
 from .layer_stores import Slot, overrides_loading, own_slots
 from .saved_arrays import SavedArray, SavedEntry, file_size_of
@@ -97,7 +98,7 @@ def _write_object(h5file, obj):
         group = h5file.require_group(f"{path}/vars" if path else "vars")
         group.attrs["name"] = layer.name
         for slot in slots:
-            group.create_dataset(slot.key, data=slot.array())
+            write_dataset(group, slot.key, slot.array())
 
 
 def write_keras3_weights(h5file, model, include_optimizer=True):
@@ -108,7 +109,7 @@ def write_keras3_weights(h5file, model, include_optimizer=True):
         group = h5file.create_group("optimizer/vars")
         group.attrs["name"] = optimizer.name
         for i, var in enumerate(optimizer.variables):
-            group.create_dataset(str(i), data=var.value)
+            write_dataset(group, str(i), var.value)
 
 
 def _datasets_under(group):

@@ -82,6 +82,14 @@ def _read_bytes(archive, info, source, limit):
     return data
 
 
+def read_keras_zip_json(filepath, name):
+    """A JSON member of the archive (`config.json`, `metadata.json`), checked and parsed."""
+    source = str(filepath)
+    with _open_zip(filepath) as archive:
+        text = _read_member(archive, name, source, _MAX_CONFIG_BYTES)
+    return parse_json(text, source, f"a {name}")
+
+
 @contextlib.contextmanager
 def open_keras_zip_weights(filepath):
     """Yields the archive's `model.weights.h5`, extracted to a temporary file, open."""
@@ -128,10 +136,9 @@ def load_keras_zip(filepath, load_from_h5, custom_objects=None, compile=True):
     (`saving_api` imports this module, which therefore cannot import it).
     """
     source = str(filepath)
+    config = read_keras_zip_json(filepath, "config.json")
     with _open_zip(filepath) as archive:
-        text = _read_member(archive, "config.json", source, _MAX_CONFIG_BYTES)
         weights = next((i for i in archive.infolist() if i.filename == _WEIGHTS), None)
-    config = parse_json(text, source, "a config.json")
     model = deserialize_model(config, custom_objects, source,
                               stored_bytes=weights.file_size if weights else 0)
     compile_config = config.get("compile_config")

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..backend import Tensor, Variable
 from ..layers.layer import Layer
+from ..layers.lora import LoraMixin
 
 _NUMERIC_KINDS = "biuf"
 
@@ -140,9 +141,13 @@ def overrides_loading(layer):
     """Whether `layer` reads its state itself (overrides `load_own_variables`).
 
     Such a layer also receives entries of its store in a file that it did not
-    write (Keras's own extras, such as a lookup layer's `idf_weights`).
+    write (Keras's own extras, such as a lookup layer's `idf_weights`). A
+    layer that could use LoRA loads as a plain layer until LoRA is enabled.
     """
-    return type(layer).load_own_variables is not Layer.load_own_variables
+    loader = type(layer).load_own_variables
+    if loader is LoraMixin.load_own_variables and not layer.lora_enabled:
+        return False
+    return loader is not Layer.load_own_variables
 
 
 class LoadStore(collections.abc.Mapping):

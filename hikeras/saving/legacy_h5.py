@@ -15,10 +15,11 @@ in `optimizer.variables` order.
 import h5py
 
 from ..version import __version__
+from .checksums import write_dataset
 from .file_errors import file_error
 from .h5_attributes import read_string_list, write_string_list
-from .saved_arrays import SavedArray, SavedEntry, file_size_of
 from .layer_stores import legacy_slots
+from .saved_arrays import SavedArray, SavedEntry, file_size_of
 
 KERAS_VERSION = "2.15.0"  # the Keras whose layout and config dialect we write
 BACKEND = "tensorflow"    # Keras's readers only special-case "theano"
@@ -40,7 +41,7 @@ def _unique(names):
 def _write_arrays(group, names, arrays):
     write_string_list(group, "weight_names", names)
     for name, array in zip(names, arrays):
-        group.create_dataset(name, data=array)
+        write_dataset(group, name, array)
 
 
 def write_weights_group(group, model):

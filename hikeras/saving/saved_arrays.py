@@ -17,6 +17,7 @@ import os
 import h5py
 import numpy as np
 
+from .checksums import read_checksum
 from .file_errors import file_error
 
 _NUMERIC_KINDS = "biuf"
@@ -33,7 +34,8 @@ class SavedArray:
         source: the file, for error messages.
     """
 
-    __slots__ = ("_dataset", "_staged", "_value", "dtype", "name", "shape", "source")
+    __slots__ = ("_dataset", "_staged", "_value", "checksum", "dtype", "name", "shape",
+                 "source")
 
     def __init__(self, name, shape, dtype, dataset=None, value=None, source=""):
         self.name = name
@@ -43,6 +45,7 @@ class SavedArray:
         self._value = value
         self._staged = None  # False: must be read by `stage()` before assigning
         self.source = source
+        self.checksum = None  # the SHA-256 hikeras recorded, see `checksums`
 
     @classmethod
     def from_dataset(cls, dataset, name, source, file_size):
@@ -63,6 +66,7 @@ class SavedArray:
             # Virtual and external datasets read other files: never follow them.
             raise file_error(where, "refers to data outside the file")
         array = cls(name, shape, dtype, dataset=dataset, source=source)
+        array.checksum = read_checksum(dataset, where)
         nbytes = int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
         if nbytes == 0:
             array._value = np.zeros(shape, dtype)

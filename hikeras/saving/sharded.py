@@ -33,6 +33,7 @@ import numpy as np
 
 from ..utils.atomic import atomic_write, is_stale_temporary
 from ..utils.free_space import check_free_space
+from .checksums import write_dataset
 from .file_errors import H5_ERRORS, SavedFileError, file_error
 from .h5_attributes import parse_json
 from .h5_open import check_regular_file, open_h5
@@ -134,7 +135,7 @@ def save_sharded(model, index_path, max_shard_size):
             shard_path = os.path.join(directory, shard_name)
             with atomic_write(shard_path) as tmp, h5py.File(tmp, "w") as f:
                 for i, (name, value) in enumerate(shard):
-                    f.create_dataset(f"t{i}", data=value)
+                    write_dataset(f, f"t{i}", value)
                     index["tensors"][name] = {
                         "shard": shard_name, "key": f"t{i}", "dtype": value.dtype.str,
                         "shape": list(value.shape), "nbytes": int(value.nbytes),

@@ -13,6 +13,7 @@ as trainable, then those created non-trainable. Freezing a layer between
 saving and loading changes nothing.
 """
 
+from .checksums import verify as verify_checksums
 from .file_errors import file_error
 from .layer_stores import Slot, legacy_slots, load_stores
 
@@ -203,9 +204,11 @@ def _require_some(plan, report, source):
 def assign(plan, source):
     """Loads the plan: every layer gets its saved arrays through `load_own_variables`,
     and planned variables (an optimizer's) are read into directly. Data that must be
-    staged is read first, so decoding errors surface before anything changes."""
+    staged is read first and recorded checksums are verified (`checksums.verify`), so
+    decoding errors and damaged data surface before anything changes."""
     for _, saved in plan:
         saved.stage()
+    verify_checksums(plan, source)
     load_stores([(slot, saved) for slot, saved in plan if isinstance(slot, Slot)],
                 lambda layer, e: _load_error(source, layer, e))
     for var, saved in plan:

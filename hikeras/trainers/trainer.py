@@ -15,6 +15,7 @@ from .. import metrics as metrics_module
 from .. import ops, optimizers
 from ..backend import GradientTape
 from ..callbacks import CallbackList
+from ..callbacks.callback_list import pythonify_logs
 from ..callbacks.progbar_logger import resolve_verbose
 from ..config.settings import capped_fit_length
 from ..distribute.scope import get_strategy
@@ -54,6 +55,11 @@ class Trainer:
         self._compile_metrics = None
         self._loss_tracker = None
         self.distribute_strategy = get_strategy()  # set by `MPIStrategy.scope()`
+        self.run_eagerly = False
+        self.jit_compile = False
+        self.steps_per_execution = 1
+        self.unrolled_steps_per_execution = 1  # Keras's TensorFlow loop-unrolling count
+        self.train_function = self.test_function = self.predict_function = None
 
     # ---------------------------------------------------------------- compile
     def compile(self, optimizer="rmsprop", loss=None, metrics=None, loss_weights=None,
@@ -71,9 +77,18 @@ class Trainer:
             loss_weights: scalars weighting each output's loss.
             weighted_metrics: like `metrics`, but weighted by `sample_weight`
                 and `class_weight`.
-            run_eagerly, steps_per_execution, jit_compile, auto_scale_loss:
-                accepted for Keras compatibility.
+            run_eagerly: kept as `self.run_eagerly`; hikeras always runs eagerly.
+            steps_per_execution: batches each call of `self.train_function`
+                (see `make_train_function`) runs; `fit` calls callbacks
+                after every batch whatever this is.
+            jit_compile: accepted for Keras compatibility; there is no
+                compiler, so `self.jit_compile` is always False.
+            auto_scale_loss: accepted for Keras compatibility.
         """
+        check_count("steps_per_execution", steps_per_execution, minimum=1)
+        self.run_eagerly = bool(run_eagerly)
+        self.steps_per_execution = int(steps_per_execution)
+        self.train_function = self.test_function = self.predict_function = None
         self.optimizer = optimizers.get(optimizer)
         self.distribute_strategy = get_strategy() or self.distribute_strategy
         self._compile_args = {"loss": loss, "metrics": metrics, "loss_weights": loss_weights,
@@ -81,7 +96,9 @@ class Trainer:
         self.loss = loss
         self._compile_loss = None
         self._compile_metrics = None
-        self._loss_tracker = metrics_module.Mean(name="loss")
+        # Listed by `metrics` itself, so not tracked as an attribute (Keras: compile
+        # runs without automatic tracking).
+        object.__setattr__(self, "_loss_tracker", metrics_module.Mean(name="loss"))
         self.compiled = True
 
     def _output_names_for(self, y_pred):
@@ -157,14 +174,37 @@ class Trainer:
         logs = {"loss": float(self._loss_tracker.result())} if self._loss_tracker else {}
         logs.update(self._compile_loss.result() if self._compile_loss else {})
         logs.update(self._compile_metrics.result() if self._compile_metrics else {})
+        for metric in self._tracked_metrics():
+            result = metric.result()
+            if isinstance(result, dict):
+                logs.update(result)
+            else:
+                logs[metric.name] = result
         return logs
 
     @property
     def metrics(self):
-        """The loss tracker, each output's loss tracker, then the compiled metrics."""
+        """The loss tracker, each output's loss tracker, the compiled metrics, then the tracked ones.
+
+        Tracked metrics are `Metric`s assigned as attributes of the model or
+        of its layers (not of nested models): as in Keras 3, they are reset
+        at each epoch and logged by the default steps.
+        """
         out = [self._loss_tracker] if self._loss_tracker is not None else []
         out += list(self._compile_loss.trackers.values()) if self._compile_loss else []
-        return out + (self._compile_metrics.all_metrics if self._compile_metrics else [])
+        out += self._compile_metrics.all_metrics if self._compile_metrics else []
+        return out + self._tracked_metrics()
+
+    def _tracked_metrics(self):
+        layers = [layer for layer in self._flatten_layers() if not isinstance(layer, Trainer)]
+        found = list(self._metrics) + [m for layer in layers for m in layer._metrics]
+        seen = set()
+        return [m for m in found if not (id(m) in seen or seen.add(id(m)))]
+
+    @property
+    def metrics_variables(self):
+        """The variables of `self.metrics` (running totals and counts)."""
+        return [v for metric in self.metrics for v in metric.variables]
 
     @property
     def metrics_names(self):
@@ -259,6 +299,83 @@ class Trainer:
             return self.predict_step(batch)
         return self.distribute_strategy.run_predict_step(self, self.predict_step, batch)
 
+    # ------------------------------------------------------- step functions
+    def make_train_function(self, force=False):
+        """`self.train_function`: `fn(iterator)` runs `steps_per_execution` training steps.
+
+        Each step takes the next batch from the iterator; the logs of the last
+        come back. `fit` runs its steps directly, so overriding this method
+        does not change `fit` (it does in Keras): override `train_step`.
+        """
+        if self.train_function is None or force:
+            self.train_function = self._step_function(lambda batch: self._run_step(
+                self.train_step, batch))
+        return self.train_function
+
+    def make_test_function(self, force=False):
+        """`self.test_function`, the evaluation counterpart of `make_train_function`."""
+        if self.test_function is None or force:
+            self.test_function = self._step_function(lambda batch: self._run_step(
+                self.test_step, batch))
+        return self.test_function
+
+    def make_predict_function(self, force=False):
+        """`self.predict_function`: `fn(iterator)` returns the outputs of
+        `steps_per_execution` batches, joined along the batch axis."""
+        if self.predict_function is None or force:
+            step = self._step_function(self._run_predict_step, keep_all=True)
+
+            def predict_function(iterator):
+                outputs = step(iterator)
+                columns = zip(*(tree.flatten(output) for output in outputs))
+                return tree.pack_sequence_as(outputs[0], [np.concatenate(c) for c in columns])
+            self.predict_function = predict_function
+        return self.predict_function
+
+    def _step_function(self, run, keep_all=False):
+        def function(iterator):
+            results = []
+            for _ in range(self.steps_per_execution):
+                try:
+                    batch = next(iterator)
+                except StopIteration:
+                    break
+                results.append(run(batch))
+            if not results:
+                raise StopIteration
+            return results if keep_all else results[-1]
+        return function
+
+    def stateless_compute_loss(self, trainable_variables, non_trainable_variables,
+                               metrics_variables, x=None, y=None, y_pred=None,
+                               sample_weight=None, training=True):
+        """`compute_loss` with the given variable values, leaving the model's own untouched.
+
+        Returns `(loss, (trainable_values, non_trainable_values,
+        metrics_values))`: the values after the computation (the loss
+        trackers' totals move), in the order of the three arguments.
+        """
+        groups = (self.trainable_variables, self.non_trainable_variables, self.metrics_variables)
+        given = (trainable_variables, non_trainable_variables, metrics_variables)
+        for own, values, kind in zip(groups, given, ("trainable_variables",
+                                                    "non_trainable_variables",
+                                                    "metrics_variables")):
+            if len(values) != len(own):
+                raise ValueError(f"Model '{self.name}' has {len(own)} {kind}. "
+                                 f"Received: {len(values)} values")
+        everything = [v for group in groups for v in group]
+        saved = [np.copy(v.value) for v in everything]
+        try:
+            for variable, value in zip(everything, [v for group in given for v in group]):
+                variable.assign(value)
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight,
+                                     training=training)
+            after = tuple([np.copy(v.value) for v in group] for group in groups)
+        finally:
+            for variable, value in zip(everything, saved):
+                variable.assign(value)
+        return loss, after
+
     # ------------------------------------------------------------------ loops
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
@@ -335,7 +452,7 @@ class Trainer:
                 cbs.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
-            epoch_logs = dict(logs)
+            epoch_logs = self._metrics_result_or(logs)
             if val is not None and (epoch + 1) % validation_freq == 0:
                 val_logs = self._run_evaluation(val, cbs)
                 epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
@@ -355,8 +472,15 @@ class Trainer:
             cbs.on_test_batch_begin(step)
             logs = self._run_step(self.test_step, batch)
             cbs.on_test_batch_end(step, logs)
+        logs = self._metrics_result_or(logs)
         cbs.on_test_end(logs)
         return logs
+
+    def _metrics_result_or(self, logs):
+        """The metrics' current results when `logs` has their keys (the built-in steps,
+        or a custom step that reports every metric), else a copy of `logs` (Keras 3)."""
+        results = self.get_metrics_result()
+        return results if set(logs) == set(results) else dict(logs)
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
                  steps=None, callbacks=None, return_dict=False):
@@ -369,11 +493,7 @@ class Trainer:
                                 steps, "steps")
         cbs = CallbackList(callbacks, add_progbar=verbose != 0, model=self, verbose=verbose,
                            epochs=1, steps=batches.num_steps)
-        logs = self._run_evaluation(batches, cbs)
-        if return_dict:
-            return logs
-        values = list(logs.values())
-        return values[0] if len(values) == 1 else values
+        return _format_result(self._run_evaluation(batches, cbs), return_dict)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """Model outputs for `x`, computed batch by batch (numpy arrays)."""
@@ -427,7 +547,9 @@ def _batch_size(x):
 
 
 def _format_result(logs, return_dict):
+    """Keras 3's results: a dict with sorted keys and float values (`pythonify_logs`), or
+    the values in the metrics' order, a scalar when there is one."""
     if return_dict:
-        return logs
+        return pythonify_logs(logs)
     values = list(logs.values())
     return values[0] if len(values) == 1 else values

@@ -12,6 +12,7 @@ from ..serialization import (
     register_keras_serializable,
     serialize_keras_object,
 )
+from . import bounding_boxes
 from .batch_utils import pack_x_y_sample_weight, unpack_x_y_sample_weight
 from .config import Config
 from .dataset_utils import split_dataset
@@ -45,6 +46,7 @@ __all__ = [
     "PyDataset",
     "Sequence",
     "array_to_img",
+    "bounding_boxes",
     "clear_session",
     "custom_object_scope",
     "deserialize_keras_object",

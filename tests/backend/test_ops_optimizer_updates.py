@@ -98,6 +98,23 @@ def _adafactor_ref(w, g, r, c, v, *, learning_rate, step, beta_2_decay, epsilon_
     return w - alpha * u / max(1.0, rms(u) / clip_threshold), r, c, v
 
 
+def _muon_ref(w, g, m, *, learning_rate, momentum, nesterov, ns_steps, muon_a, muon_b,
+              muon_c, rms_rate):
+    m = momentum * m + g
+    x = g + momentum * m if nesterov else m
+    transposed = x.shape[0] > x.shape[1]
+    if transposed:
+        x = x.T
+    x = x / (np.sqrt(np.sum(x * x)) + 1e-7)
+    for _ in range(ns_steps):
+        gram = x @ x.T
+        x = muon_a * x + muon_b * gram @ x + muon_c * gram @ gram @ x
+    if transposed:
+        x = x.T
+    scale = 1.0 if rms_rate is None else np.sqrt(max(w.shape)) * rms_rate
+    return w - learning_rate * x * scale, m
+
+
 def _cases():
     rng = np.random.default_rng(21)
 
@@ -148,6 +165,16 @@ def _cases():
                            "momentum_product": 0.6},
                     reference=_nadam_ref),
         update_case("lamb_update", w, g, r(4, 3), pos(4, 3), attrs=ADAM, reference=_lamb_ref),
+        update_case("muon_update", w, g, r(4, 3), label="tall-nesterov",
+                    attrs={"learning_rate": 0.01, "momentum": 0.95, "nesterov": True,
+                           "ns_steps": 5, "muon_a": 3.4445, "muon_b": -4.775,
+                           "muon_c": 2.0315, "rms_rate": 0.2},
+                    reference=_muon_ref),
+        update_case("muon_update", r(2, 5), r(2, 5), r(2, 5), label="wide-plain",
+                    attrs={"learning_rate": 0.1, "momentum": 0.9, "nesterov": False,
+                           "ns_steps": 3, "muon_a": 3.4445, "muon_b": -4.775,
+                           "muon_c": 2.0315, "rms_rate": None},
+                    reference=_muon_ref),
         update_case("schedule_free_adamw_update", w, g, r(4, 3), pos(4, 3),
                     attrs={"learning_rate": 0.01, "step": 3.0, "beta_2": 0.999,
                            "epsilon": 1e-8},
@@ -265,3 +292,16 @@ def test_update_ops_write_through_views():
     apply("adam_update", w, np.full((4, 3), 0.5), m, v, **ADAM)
     np.testing.assert_allclose(buffer[:12], 0.05)
     np.testing.assert_allclose(buffer[12:], 0.001 * 0.25)
+
+
+def test_muon_step_on_a_multiple_of_the_identity_by_hand():
+    # d = 2 g = 2 I: normalised to I / sqrt(2), then each Newton-Schulz step maps the
+    # (shared) singular value s to a s + b s**3 + c s**5.
+    s = 1 / np.sqrt(2)
+    for _ in range(5):
+        s = 3.4445 * s - 4.775 * s ** 3 + 2.0315 * s ** 5
+    w, m = np.zeros((2, 2)), np.zeros((2, 2))
+    apply("muon_update", w, np.eye(2), m, learning_rate=0.1, momentum=1.0, nesterov=True,
+          ns_steps=5, muon_a=3.4445, muon_b=-4.775, muon_c=2.0315, rms_rate=0.5)
+    np.testing.assert_allclose(m, np.eye(2))
+    np.testing.assert_allclose(w, -0.1 * s * np.sqrt(2) * 0.5 * np.eye(2), rtol=1e-6)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from hikeras.backend import apply
-from hikeras.backend.numpy_backend import batch_threads, threaded_matmul
+from hikeras.backend.numpy_backend import batch_threads, conv_gemm, threaded_matmul
 from hikeras.backend.numpy_backend.blas_threads import single_threaded_blas
 from hikeras.backend.numpy_backend.threaded_matmul import product_2d
 
@@ -84,3 +84,46 @@ def test_building_a_model_with_a_convolution_counts_as_use(monkeypatch):
     apply("conv", SymbolicTensor((None, 8, 8, 1)), SymbolicTensor((3, 3, 1, 2)))
     assert batch_threads.batch_kernels_seen()
 
+
+
+def test_one_chunk_products_stay_on_one_thread_unless_large(monkeypatch, rng):
+    """A one-sample convolution's product runs as one single-threaded call; only a
+    product of `MIN_SHARED_LATENCY_WORK` or more goes to the batch threads, in fixed
+    blocks, so that its result is the same for any thread count."""
+    monkeypatch.setenv("HIKERAS_NUM_THREADS", "2")
+    calls = []
+    original = batch_threads.run_chunks
+    monkeypatch.setattr(threaded_matmul, "run_chunks",
+                        lambda task, size, step: calls.append((size, step))
+                        or original(task, size, step))
+    a = rng.standard_normal((576, 288)).astype("float32")   # the benchmark CNN's conv2
+    b = rng.standard_normal((288, 64)).astype("float32")
+    out = np.empty((576, 64), "float32")
+    threaded_matmul.matmul_shared(a, b, out)
+    assert calls == []
+    with single_threaded_blas():
+        np.testing.assert_array_equal(out, np.matmul(a, b))
+    monkeypatch.setattr(threaded_matmul, "MIN_SHARED_LATENCY_WORK", 1000)
+    results = []
+    for threads in ("1", "2", "3"):
+        monkeypatch.setenv("HIKERAS_NUM_THREADS", threads)
+        threaded_matmul.matmul_shared(a, b, out)
+        results.append(out.copy())
+    assert calls[0] == (576, 144)
+    for r in results:
+        np.testing.assert_array_equal(r, results[0])
+    np.testing.assert_allclose(results[0], a @ b, rtol=1e-5, atol=1e-4)
+
+
+def test_a_one_sample_convolution_uses_the_one_chunk_product(monkeypatch, rng):
+    used = []
+    original = threaded_matmul.matmul_shared
+    monkeypatch.setattr(conv_gemm, "matmul_shared",
+                        lambda a, b, out: used.append(a.shape) or original(a, b, out))
+    x = rng.standard_normal((1, 12, 12, 3)).astype("float32")
+    k = rng.standard_normal((3, 3, 3, 4)).astype("float32")
+    y = apply("conv", x, k)
+    assert used == [(100, 27)]
+    windows = np.lib.stride_tricks.sliding_window_view(x[0], (3, 3), axis=(0, 1))
+    expected = np.einsum("hwcij,ijcf->hwf", windows, k)
+    np.testing.assert_allclose(y[0], expected, rtol=1e-5, atol=1e-5)

@@ -153,9 +153,12 @@ CASES = {
            "RandomColorJitter": {"brightness_factor": 0.2},
            "RandomGaussianBlur": {"factor": 0.5}, "RandomErasing": {"factor": 0.5},
            "RandomShear": {"x_factor": 0.2}, "MixUp": {}, "CutMix": {},
+           "RandomPerspective": {"scale": 0.3}, "RandomElasticTransform": {"scale": 0.3},
+           "RandAugment": {}, "AugMix": {},
        }.items()},
     "Pipeline": case(lambda: L.Pipeline([L.RandomFlip(), L.Rescaling(0.5)]), IMG2),
     "Equalization": case(lambda: L.Equalization(), IMG2),
+    "MaxNumBoundingBoxes": case(lambda: L.MaxNumBoundingBoxes(4), IMG2),
     "STFTSpectrogram": case(lambda: L.STFTSpectrogram(frame_length=4, frame_step=2,
                                                       fft_length=4), (16, 1)),
 }
@@ -174,6 +177,9 @@ NOT_EXPORTED = {
     "Lambda": "runs arbitrary Python; exports when that code uses hikeras.ops only",
     "OpLayer": "the node a functional model records for an op on graph tensors; exports as "
                "that op",
+    "ContrastLimitedAdaptiveHistogramEqualization": "computes its tile histograms and "
+        "lookups with numpy on the values (it applies at inference too), not through "
+        "hikeras.ops, so its call cannot be traced",
     "MelSpectrogram": "computes its mel filter bank with numpy on the values, not through "
                       "hikeras.ops, so its call cannot be traced",
     # Inputs ONNX's numeric graph cannot take.

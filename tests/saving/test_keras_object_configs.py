@@ -22,7 +22,6 @@ FAMILIES = {"optimizers": optimizers, "schedules": schedules, "losses": losses,
             "constraints": constraints}
 # Keras classes hikeras does not implement; anything else Keras has must load.
 NOT_IMPLEMENTED = {
-    "optimizers": {"Muon"},
     "losses": {"Circle"},
 }
 CASES = [(family, name) for family in FAMILIES for name in FIXTURE[family]

@@ -3,10 +3,32 @@
 Keras's alternative names (`Convolution2D`, ...) are the same classes.
 """
 
+from ..lora import LoraMixin, lora_adapted
 from .base_conv import BaseConv
 
 
-class Conv1D(BaseConv):
+class _LoraConv(LoraMixin, BaseConv):
+    """`BaseConv` with Keras's LoRA options (`lora_rank`, `lora_alpha`, `enable_lora`).
+
+    Only the plain convolutions take them in Keras; the transposed, depthwise
+    and separable ones do not.
+    """
+
+    kernel = lora_adapted("kernel")
+
+    def __init__(self, *args, lora_rank=None, lora_alpha=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._init_lora(lora_rank, lora_alpha)
+
+    def build(self, input_shape):
+        super().build(input_shape)
+        self._build_lora()
+
+    def get_config(self):
+        return {**super().get_config(), **self._lora_config()}
+
+
+class Conv1D(_LoraConv):
     """1-D convolution over `(batch, steps, channels)` inputs.
 
     Takes `BaseConv`'s arguments; `padding="causal"` pads only the start, so
@@ -24,7 +46,7 @@ class Conv1D(BaseConv):
                          activation=activation, use_bias=use_bias, **kwargs)
 
 
-class Conv2D(BaseConv):
+class Conv2D(_LoraConv):
     """2-D convolution over `(batch, height, width, channels)` inputs.
 
     Takes `BaseConv`'s arguments; the kernel is `(kh, kw, in_channels //
@@ -45,7 +67,7 @@ class Conv2D(BaseConv):
                          activation=activation, use_bias=use_bias, **kwargs)
 
 
-class Conv3D(BaseConv):
+class Conv3D(_LoraConv):
     """3-D convolution over `(batch, depth, height, width, channels)` inputs.
 
     Takes `BaseConv`'s arguments.

@@ -5,12 +5,13 @@ from ...backend import FUSED_DENSE_ACTIVATIONS
 from ...ops import kernels
 from ..input_spec import InputSpec
 from ..layer import Layer
+from ..lora import LoraMixin, lora_adapted
 from ..weight_options import parse_weight_options, serialize_weight_options
 
 __all__ = ["Dense"]
 
 
-class Dense(Layer):
+class Dense(LoraMixin, Layer):
     """Densely connected layer: `activation(inputs @ kernel + bias)`.
 
     The product, bias and (for linear/relu/sigmoid/tanh) activation run as
@@ -24,6 +25,9 @@ class Dense(Layer):
         bias_initializer: default `"zeros"`.
         kernel_regularizer, bias_regularizer, activity_regularizer: penalties.
         kernel_constraint, bias_constraint: projections after each update.
+        lora_rank, lora_alpha: enable LoRA with this rank (and scale
+            `lora_alpha / lora_rank`) when the layer is built; see
+            `enable_lora` and `hikeras.layers.lora`.
 
     >>> import numpy as np
     >>> Dense(2, activation="relu")(np.ones((1, 3), "float32")).shape
@@ -33,9 +37,11 @@ class Dense(Layer):
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, **kwargs):
+                 kernel_constraint=None, bias_constraint=None, lora_rank=None, lora_alpha=None,
+                 **kwargs):
         super().__init__(**kwargs)
         self.supports_masking = True  # passes the input's mask on, as Keras
+        self._init_lora(lora_rank, lora_alpha)
         if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
             raise ValueError(f"units must be a positive integer. Received: units={units!r}")
         self.units = units
@@ -48,6 +54,8 @@ class Dense(Layer):
         fusable = name in FUSED_DENSE_ACTIVATIONS and name != "sigmoid"
         self._fused_activation = name if fusable else None
         self.input_spec = InputSpec(min_ndim=2)
+
+    kernel = lora_adapted("kernel")
 
     def build(self, input_shape):
         input_dim = input_shape[-1]
@@ -65,6 +73,7 @@ class Dense(Layer):
                 shape=(self.units,), initializer=self.bias_initializer, name="bias",
                 regularizer=self.bias_regularizer, constraint=self.bias_constraint)
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
+        self._build_lora()
 
     def call(self, inputs):
         if self._fused_activation is not None:
@@ -79,5 +88,6 @@ class Dense(Layer):
             "activation": activations.serialize(self.activation),
             "use_bias": self.use_bias,
             **serialize_weight_options(self),
+            **self._lora_config(),
         })
         return config

@@ -4,6 +4,7 @@ import re
 
 from ... import activations, ops
 from ..layer import Layer
+from ..lora import LoraMixin, lora_adapted
 from ..weight_options import parse_weight_options, serialize_weight_options
 
 _SPEC = r"[a-zA-Z]+"
@@ -99,7 +100,7 @@ def analyze_equation(equation, bias_axes, input_shape, output_shape):
         tuple(full_output)
 
 
-class EinsumDense(Layer):
+class EinsumDense(LoraMixin, Layer):
     """A dense layer computing `activation(einsum(equation, inputs, kernel) + bias)`.
 
     The kernel's shape follows from the equation, the input shape and
@@ -115,7 +116,7 @@ class EinsumDense(Layer):
             no bias.
         kernel_initializer, bias_initializer, kernel_regularizer,
         bias_regularizer, activity_regularizer, kernel_constraint,
-        bias_constraint: as for `Dense`.
+        bias_constraint, lora_rank, lora_alpha: as for `Dense`.
 
     >>> import numpy as np
     >>> layer = EinsumDense("abc,cde->abde", output_shape=(None, 4, 8), bias_axes="de")
@@ -128,8 +129,10 @@ class EinsumDense(Layer):
     def __init__(self, equation, output_shape, activation=None, bias_axes=None,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, **kwargs):
+                 kernel_constraint=None, bias_constraint=None, lora_rank=None, lora_alpha=None,
+                 **kwargs):
         super().__init__(**kwargs)
+        self._init_lora(lora_rank, lora_alpha)
         if not isinstance(equation, str):
             raise TypeError(f"EinsumDense: equation must be a string. Received: "
                             f"equation={equation!r}")
@@ -140,6 +143,8 @@ class EinsumDense(Layer):
         self.bias_axes = bias_axes
         self.activation = activations.get(activation)
         parse_weight_options(self, ("kernel", "bias"), locals())
+
+    kernel = lora_adapted("kernel")
 
     def build(self, input_shape):
         kernel_shape, bias_shape, self.full_output_shape = analyze_equation(
@@ -152,6 +157,7 @@ class EinsumDense(Layer):
             self.bias = self.add_weight(
                 shape=bias_shape, initializer=self.bias_initializer, name="bias",
                 regularizer=self.bias_regularizer, constraint=self.bias_constraint)
+        self._build_lora()
 
     def call(self, inputs):
         outputs = ops.einsum(self.equation, inputs, self.kernel)
@@ -167,6 +173,7 @@ class EinsumDense(Layer):
             "activation": activations.serialize(self.activation),
             "bias_axes": self.bias_axes,
             **serialize_weight_options(self),
+            **self._lora_config(),
         })
         return config
 

@@ -6,12 +6,13 @@ from ... import ops
 from ...backend import SymbolicTensor, Tensor
 from ...ops import kernels
 from ..layer import Layer
+from ..lora import LoraMixin, lora_adapted
 from ..weight_options import parse_weight_options, serialize_weight_options
 
 __all__ = ["Embedding"]
 
 
-class Embedding(Layer):
+class Embedding(LoraMixin, Layer):
     """Turns indices `[0, input_dim)` into vectors of size `output_dim`.
 
     The lookup is one gather; its gradient is a scatter-add of the output
@@ -26,6 +27,8 @@ class Embedding(Layer):
             (`indices != 0`) that downstream layers and losses respect.
             `input_dim` must then leave room for the padding index.
         weights: optional initial table, `[array of shape (input_dim, output_dim)]`.
+        lora_rank, lora_alpha: enable LoRA on the table when the layer is
+            built (see `enable_lora` and `hikeras.layers.lora`).
         input_length: Keras 2's fixed sequence length; declares the input
             shape `(input_length,)` when no other input shape is given.
 
@@ -43,8 +46,8 @@ class Embedding(Layer):
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
                  embeddings_regularizer=None, embeddings_constraint=None, mask_zero=False,
-                 weights=None, lora_rank=None, input_length=None, activity_regularizer=None,
-                 **kwargs):
+                 weights=None, lora_rank=None, lora_alpha=None, input_length=None,
+                 activity_regularizer=None, **kwargs):
         if input_length is not None and not any(
                 k in kwargs for k in ("input_shape", "batch_input_shape", "batch_shape")):
             kwargs["input_shape"] = (input_length,)
@@ -53,15 +56,16 @@ class Embedding(Layer):
             if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value <= 0:
                 raise ValueError(f"Embedding '{self.name}': `{arg}` must be a positive integer. "
                                  f"Received: {arg}={value!r}")
-        if lora_rank is not None:
-            raise ValueError(f"Embedding '{self.name}': LoRA is not supported. "
-                             f"Received: lora_rank={lora_rank!r}")
+        self._init_lora(lora_rank, lora_alpha)
         self.input_dim = int(input_dim)
         self.output_dim = int(output_dim)
         parse_weight_options(self, ("embeddings",), locals())
         self.mask_zero = bool(mask_zero)
         self.supports_masking = self.mask_zero
         self._initial_weights = weights
+
+    _lora_target = "embeddings"
+    embeddings = lora_adapted("embeddings")
 
     def build(self, input_shape=None):
         self.embeddings = self.add_weight(
@@ -71,7 +75,7 @@ class Embedding(Layer):
         if self._initial_weights is not None:
             self.set_weights(self._initial_weights)
             self._initial_weights = None
-        self.built = True
+        self._build_lora()
 
     def call(self, inputs):
         if isinstance(inputs, SymbolicTensor):
@@ -107,5 +111,6 @@ class Embedding(Layer):
             "output_dim": self.output_dim,
             **serialize_weight_options(self, ("embeddings",)),
             "mask_zero": self.mask_zero,
+            **self._lora_config(),
         })
         return config

@@ -7,9 +7,12 @@ import numpy as np
 from .... import ops
 from ....backend import SymbolicTensor
 from ....ops import kernels
+from ....utils import tree
+from ....utils.bounding_boxes.formats import check_format
 from ....utils.rng import make_generator
 from ...convolutional.arguments import standardize_data_format
 from ...layer import Layer
+from . import bounding_box_inputs
 
 _INTERPOLATIONS = ("bilinear", "nearest")
 
@@ -86,19 +89,23 @@ def _aspect_window(in_size, size, caster=float):
     return starts, (crop_h, crop_w)
 
 
-def _pad_to_aspect(images, axes, size, fill_value):
-    """Pads the short side evenly to the target's aspect ratio, as Keras does.
+def _aspect_padding(in_size, size):
+    """Rows and columns Keras pads on each side to reach the target's aspect ratio.
 
     Keras pads `start` rows (or columns) on both sides, where `start` is half
     the missing length rounded down, so an odd difference leaves one short.
     """
-    height, width = (images.shape[a] for a in axes)
-    target_h, target_w = size
+    (height, width), (target_h, target_w) = in_size, size
     full_h = max(height, int(np.float32(width * target_h) / np.float32(target_w)))
     full_w = max(width, int(np.float32(height * target_w) / np.float32(target_h)))
+    return (int(np.float32(full_h - height) / 2), int(np.float32(full_w - width) / 2))
+
+
+def _pad_to_aspect(images, axes, size, fill_value):
+    """Pads the short side evenly to the target's aspect ratio, as Keras does."""
+    starts = _aspect_padding(tuple(images.shape[a] for a in axes), size)
     widths = [(0, 0)] * len(images.shape)
-    for axis, full, have in zip(axes, (full_h, full_w), (height, width)):
-        start = int(np.float32(full - have) / 2)
+    for axis, start in zip(axes, starts):
         widths[axis] = (start, start)
     if all(w == (0, 0) for w in widths):
         return images
@@ -108,13 +115,6 @@ def _pad_to_aspect(images, axes, size, fill_value):
 def _resize(images, axes, size, interpolation):
     resize = kernels.resize_nearest if interpolation == "nearest" else kernels.resize_bilinear
     return resize(images, tuple(size), axes=tuple(axes))
-
-
-def _smart_resize(images, axes, size):
-    """Keras's `smart_resize`: the largest centred window of the target's aspect
-    ratio, resized bilinearly to `size`."""
-    starts, lengths = _aspect_window(tuple(images.shape[a] for a in axes), size)
-    return _resize(_crop(images, axes, starts, lengths), axes, size, "bilinear")
 
 
 def _to_float(layer, images):
@@ -130,19 +130,94 @@ def _per_image_shape(images):
 
 
 class _ImageLayer(Layer):
-    """Shared by the layers here: the data format and the rank check."""
+    """Shared by the layers here: the data format, the rank check and Keras's dict inputs.
 
-    def __init__(self, data_format=None, **kwargs):
+    A layer that moves pixels takes bounding boxes by providing Keras's
+    `get_random_transformation` and `transform_images` and a
+    `_box_matrices(transformation)` and `_move_pixels(images, transformation,
+    interpolation)` (see `bounding_box_inputs`); one that only changes their
+    values sets `_keeps_boxes`. Either then accepts `{"images": ...,
+    "bounding_boxes": ..., "segmentation_masks": ...}` in eager calls.
+    """
+
+    # A layer that changes pixel values but not where they are sets this: bounding
+    # boxes and segmentation masks then pass through it unchanged.
+    _keeps_boxes = False
+
+    def __init__(self, data_format=None, bounding_box_format=None, **kwargs):
         super().__init__(**kwargs)
         self.data_format = standardize_data_format(data_format)
+        if bounding_box_format is not None:
+            bounding_box_format = check_format(type(self).__name__, "bounding_box_format",
+                                               bounding_box_format)
+        self.bounding_box_format = bounding_box_format
 
     def compute_output_spec(self, inputs, training=None):
+        if isinstance(inputs, dict):  # Keras's dict input: every entry keeps its shape
+            bounding_box_inputs.check_keys(self, inputs)
+            images = self.compute_output_spec(inputs["images"], training=training)
+            return dict(tree.map_structure(lambda v: SymbolicTensor(v.shape, v.dtype), inputs),
+                        images=images)
         _spatial_axes(self, inputs.shape)
         return SymbolicTensor(inputs.shape, self.dtype)
+
+    def _call_data(self, data, training=True):
+        """Keras's dict input: the images, their bounding boxes moved with them, labels kept."""
+        batched = bounding_box_inputs.check_data(self, data)
+        if "segmentation_masks" in data:
+            bounding_box_inputs.check_masks(self, data["segmentation_masks"], data["images"])
+        if not hasattr(self, "_box_matrices"):
+            extras = sorted({"bounding_boxes", "segmentation_masks"} & set(data))
+            if extras and not self._keeps_boxes:
+                raise NotImplementedError(f"{type(self).__name__} does not transform {extras}. "
+                                          f"Received: keys={sorted(data)}")
+            if "bounding_boxes" in data:
+                bounding_box_inputs.batched_boxes(self, data["bounding_boxes"], batched,
+                                                  np.shape(data["images"])[0])
+            return dict(data, images=self.call(data["images"], training=training))
+        transformation = self.get_random_transformation(data, training=training)
+        out = dict(data, images=self.transform_images(data["images"], transformation,
+                                                      training=training))
+        if "segmentation_masks" in data:
+            out["segmentation_masks"] = self.transform_segmentation_masks(
+                data["segmentation_masks"], transformation, training=training)
+        if "bounding_boxes" in data:
+            boxes = bounding_box_inputs.batched_boxes(
+                self, data["bounding_boxes"], batched, np.shape(data["images"])[0])
+            moved = self.transform_bounding_boxes(boxes, transformation, training=training)
+            out["bounding_boxes"] = moved if batched else bounding_box_inputs.unbatched(moved)
+        return out
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        """Moves a batch of boxes (`{"boxes": (batch, N, 4), "labels": (batch, N)}`, in
+        `bounding_box_format`) as `transform_images` moves the images they belong to."""
+        if transformation is None:  # a random layer outside training
+            return bounding_boxes
+        in_size = transformation["input_size"]
+        return bounding_box_inputs.move_boxes(self, bounding_boxes,
+                                              self._box_matrices(transformation), in_size,
+                                              self._output_size(in_size))
+
+    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
+        """Moves masks (shaped as the images) as the images move, by nearest neighbour,
+        keeping their dtype."""
+        masks = np.asarray(segmentation_masks)
+        if transformation is None:  # a random layer outside training
+            return masks
+        moved = self._move_pixels(masks.astype(self.dtype), transformation, "nearest")
+        return np.asarray(moved).astype(masks.dtype)
+
+    def _output_size(self, in_size):
+        return in_size
+
+    def _image_size(self, images):
+        return tuple(int(np.shape(images)[a]) for a in _spatial_axes(self, np.shape(images)))
 
     def get_config(self):
         config = super().get_config()
         config["data_format"] = self.data_format
+        if self.bounding_box_format is not None:
+            config["bounding_box_format"] = self.bounding_box_format
         return config
 
 
@@ -156,6 +231,8 @@ class _RandomImageLayer(_ImageLayer):
         self._rng = make_generator(seed)
 
     def call(self, inputs, training=True):
+        if isinstance(inputs, dict):
+            return self._call_data(inputs, training=training)
         images = _to_float(self, inputs)
         _spatial_axes(self, images.shape)
         return self._augment(images) if training else self._infer(images)

@@ -2,14 +2,16 @@
 
 from ....backend import SymbolicTensor
 from .base_image_layer import (
+    _aspect_window,
     _crop,
     _ImageLayer,
     _positive_int,
-    _smart_resize,
+    _resize,
     _spatial_axes,
     _to_float,
     _with_size,
 )
+from .bounding_box_inputs import window_matrix
 
 __all__ = ["CenterCrop"]
 
@@ -37,13 +39,35 @@ class CenterCrop(_ImageLayer):
         self.width = _positive_int("CenterCrop", "width", width)
 
     def call(self, inputs):
-        images = _to_float(self, inputs)
+        if isinstance(inputs, dict):
+            return self._call_data(inputs)
+        return self.transform_images(inputs, None)
+
+    def get_random_transformation(self, data, training=True, seed=None):
+        """`{"input_size": (h, w)}`: the crop depends on the input size alone."""
+        images = data["images"] if isinstance(data, dict) else data
+        return {"input_size": self._image_size(images)}
+
+    def transform_images(self, images, transformation, training=True):
+        return self._move_pixels(_to_float(self, images), transformation, "bilinear")
+
+    def _move_pixels(self, images, transformation, interpolation):
         axes = _spatial_axes(self, images.shape)
         size = (self.height, self.width)
         excess = [images.shape[a] - s for a, s in zip(axes, size)]
         if min(excess) >= 0:
             return _crop(images, axes, [e // 2 for e in excess], size)
-        return _smart_resize(images, axes, size)
+        starts, lengths = _aspect_window(tuple(images.shape[a] for a in axes), size)
+        return _resize(_crop(images, axes, starts, lengths), axes, size, interpolation)
+
+    def _box_matrices(self, transformation):
+        in_size, size = transformation["input_size"], (self.height, self.width)
+        if min(have - want for have, want in zip(in_size, size)) >= 0:
+            return window_matrix([(h - s) // 2 for h, s in zip(in_size, size)], size, size)
+        return window_matrix(*_aspect_window(in_size, size), size)
+
+    def _output_size(self, in_size):
+        return (self.height, self.width)
 
     def compute_output_spec(self, inputs):
         axes = _spatial_axes(self, inputs.shape)

@@ -111,6 +111,8 @@ def _pair(layer_name, argument, value, low, high, single):
 class _ColorLayer(_RandomImageLayer):
     """A random colour layer with a `value_range`."""
 
+    _keeps_boxes = True  # changes pixel values, not where they are
+
     def __init__(self, value_range=(0, 255), seed=None, data_format=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         self.value_range = sorted(_value_range(type(self).__name__, value_range))
@@ -144,6 +146,8 @@ class RandomGrayscale(_RandomImageLayer):
     >>> [round(float(v), 2) for v in out.ravel()]
     [82.04, 82.04, 82.04]
     """
+
+    _keeps_boxes = True  # changes pixel values, not where they are
 
     def __init__(self, factor=0.5, data_format=None, seed=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
@@ -322,11 +326,15 @@ class AutoContrast(_ImageLayer):
     [0.0, 127.5, 255.0]
     """
 
+    _keeps_boxes = True  # changes pixel values, not where they are
+
     def __init__(self, value_range=(0, 255), data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
         self.value_range = sorted(_value_range("AutoContrast", value_range))
 
     def call(self, inputs, training=None):
+        if isinstance(inputs, dict):
+            return self._call_data(inputs, training=training)
         images = _to_float(self, inputs)
         axes = _spatial_axes(self, images.shape)
         low = ops.min(images, axis=axes, keepdims=True)

@@ -29,12 +29,16 @@ class Equalization(_ImageLayer):
         data_format: `"channels_last"` (default) or `"channels_first"`.
     """
 
+    _keeps_boxes = True  # changes pixel values, not where they are
+
     def __init__(self, value_range=(0, 255), bins=256, data_format=None, **kwargs):
         super().__init__(data_format=data_format, **kwargs)
         self.value_range = sorted(_value_range("Equalization", value_range))
         self.bins = _positive_int("Equalization", "bins", bins)
 
     def call(self, inputs, training=True):
+        if isinstance(inputs, dict):
+            return self._call_data(inputs, training=training)
         images = _to_float(self, inputs)
         height_axis, _ = _spatial_axes(self, images.shape)
         if not training:

@@ -19,7 +19,9 @@ from .base_image_layer import (
     _is_number,
     _RandomImageLayer,
     _spatial_axes,
+    _to_float,
 )
+from .bounding_box_inputs import invert_transforms
 
 __all__ = ["RandomRotation", "RandomTranslation", "RandomZoom"]
 
@@ -69,16 +71,42 @@ class _RandomAffineLayer(_RandomImageLayer):
         self.fill_value = fill_value
 
     def _augment(self, images):
+        return self.transform_images(images, self.get_random_transformation(images))
+
+    def get_random_transformation(self, data, training=True, seed=None):
+        """This call's transforms: `{"transforms": (batch, 8), "input_size": (h, w)}`.
+
+        The transforms are TensorFlow-style (output pixel -> input point),
+        one per image; `None` outside training. `seed` is accepted for
+        Keras's signature; the layer draws from its own generator.
+        """
+        if not training:
+            return None
+        images = data["images"] if isinstance(data, dict) else data
+        size = self._image_size(images)
+        batch = 1 if np.ndim(images) == 3 else np.shape(images)[0]
+        return {"transforms": self._transforms(batch, size), "input_size": size}
+
+    def transform_images(self, images, transformation, training=True):
+        """Resamples the images through `transformation` (floats, in the layer's dtype)."""
+        images = _to_float(self, images)
+        if not training or transformation is None:
+            return images
+        return self._move_pixels(images, transformation, self.interpolation)
+
+    def _move_pixels(self, images, transformation, interpolation):
         axes = _spatial_axes(self, images.shape)
         single = len(images.shape) == 3
-        size = tuple(images.shape[a] for a in axes)
-        transform = self._transforms(1 if single else images.shape[0], size)
         if single:  # the op wants a batch axis first
             images, axes = ops.expand_dims(images, 0), (axes[0] + 1, axes[1] + 1)
-        out = kernels.affine_transform(images, transform, interpolation=self.interpolation,
+        out = kernels.affine_transform(images, transformation["transforms"],
+                                       interpolation=interpolation,
                                        fill_mode=self.fill_mode,
                                        fill_value=float(self.fill_value), axes=axes)
         return ops.squeeze(out, 0) if single else out
+
+    def _box_matrices(self, transformation):
+        return invert_transforms(transformation["transforms"])
 
     def _uniform(self, bounds, batch):
         """One float32 draw per image from `[low, high)`, as Keras draws in float32."""

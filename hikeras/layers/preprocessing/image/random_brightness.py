@@ -33,6 +33,8 @@ class RandomBrightness(_RandomImageLayer):
     [0.75, 0.75, 0.75, 0.75]
     """
 
+    _keeps_boxes = True  # changes pixel values, not where they are
+
     def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
         super().__init__(seed=seed, **kwargs)
         self.factor = _factor_range("RandomBrightness", factor, -1, 1)

@@ -23,6 +23,8 @@ class RandomColorJitter(_ImageLayer):
         data_format: `"channels_last"` (default) or `"channels_first"`.
     """
 
+    _keeps_boxes = True  # changes pixel values, not where they are
+
     def __init__(self, value_range=(0, 255), brightness_factor=None, contrast_factor=None,
                  saturation_factor=None, hue_factor=None, seed=None, data_format=None,
                  **kwargs):
@@ -47,6 +49,8 @@ class RandomColorJitter(_ImageLayer):
         self.steps = steps
 
     def call(self, inputs, training=True):
+        if isinstance(inputs, dict):
+            return self._call_data(inputs, training=training)
         images = _to_float(self, inputs)
         _spatial_axes(self, images.shape)
         if not training:

@@ -36,6 +36,8 @@ class RandomContrast(_RandomImageLayer):
     (True, 0.5)
     """
 
+    _keeps_boxes = True  # changes pixel values, not where they are
+
     def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
         super().__init__(seed=seed, **kwargs)
         self.factor = _factor_range("RandomContrast", factor, 0, 1)

@@ -1,4 +1,4 @@
-"""RandomCrop."""
+"""RandomCrop: a random window of images (and their bounding boxes)."""
 
 from ....backend import SymbolicTensor
 from .base_image_layer import (
@@ -7,10 +7,11 @@ from .base_image_layer import (
     _positive_int,
     _RandomImageLayer,
     _resize,
-    _smart_resize,
     _spatial_axes,
+    _to_float,
     _with_size,
 )
+from .bounding_box_inputs import window_matrix
 
 __all__ = ["RandomCrop"]
 
@@ -43,24 +44,46 @@ class RandomCrop(_RandomImageLayer):
         self.width = _positive_int("RandomCrop", "width", width)
 
     def _augment(self, images):
-        axes = _spatial_axes(self, images.shape)
-        in_size = tuple(images.shape[a] for a in axes)
-        size = (self.height, self.width)
-        if in_size[0] > size[0] and in_size[1] > size[1]:
-            starts = [int(self._rng.integers(0, have - want + 1))
-                      for have, want in zip(in_size, size)]
-            return _crop(images, axes, starts, size)
-        # Keras slices the target size from where the centred aspect window
-        # starts, then resizes whatever that leaves to the target.
-        starts, _ = _aspect_window(in_size, size)
-        images = _crop(images, axes, starts, size)
-        if tuple(images.shape[a] for a in axes) != size:
-            images = _resize(images, axes, size, "bilinear")
-        return images
+        return self.transform_images(images, self.get_random_transformation(images))
 
     def _infer(self, images):
-        return _smart_resize(images, _spatial_axes(self, images.shape),
+        return self.transform_images(images, self.get_random_transformation(images, False))
+
+    def get_random_transformation(self, data, training=True, seed=None):
+        """`{"starts": (y, x), "lengths": (h, w), "input_size": (h, w)}`: the input window
+        that becomes the output (Keras's centred aspect window outside training)."""
+        images = data["images"] if isinstance(data, dict) else data
+        in_size, size = self._image_size(images), (self.height, self.width)
+        if not training:
+            starts, lengths = _aspect_window(in_size, size)
+        elif in_size[0] > size[0] and in_size[1] > size[1]:
+            starts = [int(self._rng.integers(0, have - want + 1))
+                      for have, want in zip(in_size, size)]
+            lengths = size
+        else:
+            # Keras slices the target size from where the centred aspect window
+            # starts (as far as the image goes), then resizes it to the target.
+            starts, _ = _aspect_window(in_size, size)
+            lengths = [min(want, have - start)
+                       for want, have, start in zip(size, in_size, starts)]
+        return {"starts": tuple(starts), "lengths": tuple(lengths), "input_size": in_size}
+
+    def transform_images(self, images, transformation, training=True):
+        return self._move_pixels(_to_float(self, images), transformation, "bilinear")
+
+    def _move_pixels(self, images, transformation, interpolation):
+        axes = _spatial_axes(self, images.shape)
+        images = _crop(images, axes, transformation["starts"], transformation["lengths"])
+        if tuple(transformation["lengths"]) != (self.height, self.width):
+            images = _resize(images, axes, (self.height, self.width), interpolation)
+        return images
+
+    def _box_matrices(self, transformation):
+        return window_matrix(transformation["starts"], transformation["lengths"],
                              (self.height, self.width))
+
+    def _output_size(self, in_size):
+        return (self.height, self.width)
 
     def compute_output_spec(self, inputs, training=None):
         axes = _spatial_axes(self, inputs.shape)

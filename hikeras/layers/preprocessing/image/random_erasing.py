@@ -27,6 +27,8 @@ class RandomErasing(_RandomImageLayer):
         data_format: `"channels_last"` (default) or `"channels_first"`.
     """
 
+    _keeps_boxes = True  # changes pixel values, not where they are
+
     def __init__(self, factor=1.0, scale=(0.02, 0.33), fill_value=None, value_range=(0, 255),
                  seed=None, data_format=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)

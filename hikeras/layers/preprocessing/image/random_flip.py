@@ -1,8 +1,16 @@
-"""RandomFlip."""
+"""RandomFlip: images (and their bounding boxes) flipped at random."""
+
+import numpy as np
 
 from .... import ops
 from ....ops import kernels
-from .base_image_layer import _per_image_shape, _RandomImageLayer, _spatial_axes
+from .base_image_layer import (
+    _per_image_shape,
+    _RandomImageLayer,
+    _spatial_axes,
+    _to_float,
+)
+from .bounding_box_inputs import scale_and_shift
 
 __all__ = ["RandomFlip"]
 
@@ -38,6 +46,24 @@ class RandomFlip(_RandomImageLayer):
         self.mode = mode
 
     def _augment(self, images):
+        return self.transform_images(images, self.get_random_transformation(images))
+
+    def get_random_transformation(self, data, training=True, seed=None):
+        """`{"flips": (batch,) bool, "input_size": (h, w)}`: which images flip; `None`
+        outside training. `seed` is accepted for Keras's signature."""
+        if not training:
+            return None
+        images = data["images"] if isinstance(data, dict) else data
+        flips = self._rng.uniform(size=_per_image_shape(images)) <= 0.5
+        return {"flips": flips.reshape(-1), "input_size": self._image_size(images)}
+
+    def transform_images(self, images, transformation, training=True):
+        images = _to_float(self, images)
+        if not training or transformation is None:
+            return images
+        return self._move_pixels(images, transformation, None)
+
+    def _move_pixels(self, images, transformation, interpolation):
         height_axis, width_axis = _spatial_axes(self, images.shape)
         key = [slice(None)] * len(images.shape)
         if self.mode != "vertical":
@@ -45,8 +71,17 @@ class RandomFlip(_RandomImageLayer):
         if self.mode != "horizontal":
             key[height_axis] = slice(None, None, -1)
         flipped = kernels.getitem(images, tuple(key))
-        flips = self._rng.uniform(size=_per_image_shape(images)) <= 0.5
+        flips = transformation["flips"].reshape(_per_image_shape(images))
         return ops.where(flips, flipped, images)
+
+    def _box_matrices(self, transformation):
+        height, width = transformation["input_size"]
+        sign_x = -1.0 if self.mode != "vertical" else 1.0
+        sign_y = -1.0 if self.mode != "horizontal" else 1.0
+        flip = scale_and_shift((sign_y, sign_x), (height if sign_y < 0 else 0.0,
+                                                  width if sign_x < 0 else 0.0))
+        keep = scale_and_shift((1.0, 1.0), (0.0, 0.0))
+        return np.where(transformation["flips"][:, None, None], flip, keep)
 
     def get_config(self):
         config = super().get_config()

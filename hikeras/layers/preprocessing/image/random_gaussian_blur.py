@@ -42,6 +42,8 @@ class RandomGaussianBlur(_RandomImageLayer):
         seed: makes the draws reproducible.
     """
 
+    _keeps_boxes = True  # changes pixel values, not where they are
+
     def __init__(self, factor=1.0, kernel_size=3, sigma=1.0, value_range=(0, 255),
                  data_format=None, seed=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)

@@ -6,6 +6,7 @@ from .... import ops
 from ....backend import SymbolicTensor
 from .base_image_layer import (
     _INTERPOLATIONS,
+    _aspect_padding,
     _aspect_window,
     _crop,
     _ImageLayer,
@@ -16,6 +17,7 @@ from .base_image_layer import (
     _spatial_axes,
     _with_size,
 )
+from .bounding_box_inputs import window_matrix
 
 __all__ = ["Resizing"]
 
@@ -76,21 +78,46 @@ class Resizing(_ImageLayer):
         self.antialias = False
 
     def call(self, inputs):
-        axes = _spatial_axes(self, inputs.shape)
+        if isinstance(inputs, dict):
+            return self._call_data(inputs)
+        return self.transform_images(inputs, None)
+
+    def get_random_transformation(self, data, training=True, seed=None):
+        """`{"input_size": (h, w)}`: the resize depends on the input size alone."""
+        images = data["images"] if isinstance(data, dict) else data
+        return {"input_size": self._image_size(images)}
+
+    def transform_images(self, inputs, transformation, training=True):
+        resized = self._move_pixels(inputs, transformation, self.interpolation)
+        dtype = np.dtype(inputs.dtype)
+        if np.issubdtype(dtype, np.integer) and np.dtype(resized.dtype) != dtype:
+            info = np.iinfo(dtype)  # rounded and saturated back, as Keras does
+            resized = ops.cast(ops.clip(ops.round(resized), info.min, info.max), dtype)
+        return resized
+
+    def _move_pixels(self, images, transformation, interpolation):
+        axes = _spatial_axes(self, images.shape)
         size = (self.height, self.width)
-        images = inputs
         if self.crop_to_aspect_ratio:
             starts, lengths = _aspect_window(tuple(images.shape[a] for a in axes), size,
                                              np.float32)
             images = _crop(images, axes, starts, lengths)
         elif self.pad_to_aspect_ratio:
             images = _pad_to_aspect(images, axes, size, self.fill_value)
-        resized = _resize(images, axes, size, self.interpolation)
-        dtype = np.dtype(inputs.dtype)
-        if np.issubdtype(dtype, np.integer) and np.dtype(resized.dtype) != dtype:
-            info = np.iinfo(dtype)  # rounded and saturated back, as Keras does
-            resized = ops.cast(ops.clip(ops.round(resized), info.min, info.max), dtype)
-        return resized
+        return _resize(images, axes, size, interpolation)
+
+    def _box_matrices(self, transformation):
+        in_size, size = transformation["input_size"], (self.height, self.width)
+        if self.crop_to_aspect_ratio:
+            return window_matrix(*_aspect_window(in_size, size, np.float32), size)
+        if self.pad_to_aspect_ratio:
+            pads = _aspect_padding(in_size, size)
+            return window_matrix([-p for p in pads],
+                                 [have + 2 * p for have, p in zip(in_size, pads)], size)
+        return window_matrix((0, 0), in_size, size)
+
+    def _output_size(self, in_size):
+        return (self.height, self.width)
 
     def compute_output_spec(self, inputs):
         axes = _spatial_axes(self, inputs.shape)

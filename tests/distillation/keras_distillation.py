@@ -1,0 +1,27 @@
+"""Records real Keras's answers to `distillation_scenarios.py` in `keras_distillation.json`.
+
+Run in an environment with Keras 3.15 on TensorFlow, from the repository root:
+
+    KERAS_BACKEND=tensorflow TF_CPP_MIN_LOG_LEVEL=3 \\
+        python tests/distillation/keras_distillation.py
+"""
+
+import importlib.util
+import inspect
+import json
+import pathlib
+
+import keras
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+spec = importlib.util.spec_from_file_location("scenarios", HERE / "distillation_scenarios.py")
+scenarios = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(scenarios)
+
+results = {name: fn(keras) for name, fn in scenarios.SCENARIOS.items()}
+results["keras_version"] = keras.__version__
+results["names"] = {name: str(inspect.signature(getattr(keras.distillation, name)))
+                    for name in dir(keras.distillation) if not name.startswith("_")}
+(HERE / "keras_distillation.json").write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+print(json.dumps(results["names"], indent=1))
