@@ -35,3 +35,33 @@ def check(attrs, name, text, source):
     if recorded is not None and recorded != _digest(text):
         raise file_error(source, f"is corrupt: its '{name}' does not match the checksum "
                                  "recorded when the file was written")
+
+
+def check_coverage(plan, source):
+    """Refuses a file in which some layer weights carry a checksum and others do not.
+
+    hikeras stamps every weight it writes (`checksums.write_dataset`), so in a
+    file it wrote, a weight without a checksum was replaced after the fact
+    (with another dtype, say) and cannot be trusted; a file with no checksums
+    at all (Keras's) loads as before. Only layer weights count: other writers
+    (`BackupAndRestore`'s optimizer state) do not stamp theirs.
+    """
+    weights = {id(saved): saved for target, saved in plan if hasattr(target, "layer")}
+    unstamped = [s.name for s in weights.values() if s.checksum is None]
+    if unstamped and len(unstamped) < len(weights):
+        raise file_error(source, f"is corrupt: its weights carry checksums, but not "
+                                 f"{unstamped[:5]}; they were replaced after the file was "
+                                 "written. Nothing was loaded")
+
+
+def keras_zip_metadata(config_text):
+    """The entry `.keras` archives add to `metadata.json`: `config.json`'s checksum."""
+    return {_attribute("config_json"): _digest(config_text)}
+
+
+def check_keras_zip_config(metadata, config_text, source):
+    """Refuses a `config.json` that does not match the checksum in `metadata.json`."""
+    recorded = metadata.get(_attribute("config_json")) if isinstance(metadata, dict) else None
+    if recorded is not None and recorded != _digest(config_text):
+        raise file_error(source, "is corrupt: its 'config.json' does not match the checksum "
+                                 "recorded in 'metadata.json' when the file was written")

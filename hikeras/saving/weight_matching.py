@@ -14,6 +14,7 @@ saving and loading changes nothing.
 """
 
 from .checksums import verify as verify_checksums
+from .config_checksums import check_coverage
 from .file_errors import file_error
 from .layer_stores import Slot, legacy_slots, load_stores
 
@@ -208,6 +209,7 @@ def assign(plan, source):
     decoding errors and damaged data surface before anything changes."""
     for _, saved in plan:
         saved.stage()
+    check_coverage(plan, source)
     verify_checksums(plan, source)
     load_stores([(slot, saved) for slot, saved in plan if isinstance(slot, Slot)],
                 lambda layer, e: _load_error(source, layer, e))
