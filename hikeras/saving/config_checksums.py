@@ -38,20 +38,22 @@ def check(attrs, name, text, source):
 
 
 def check_coverage(plan, source):
-    """Refuses a file in which some layer weights carry a checksum and others do not.
+    """Refuses a file in which some weights carry a checksum and others do not.
 
     hikeras stamps every weight it writes (`checksums.write_dataset`), so in a
     file it wrote, a weight without a checksum was replaced after the fact
     (with another dtype, say) and cannot be trusted; a file with no checksums
-    at all (Keras's) loads as before. Only layer weights count: other writers
-    (`BackupAndRestore`'s optimizer state) do not stamp theirs.
+    at all (Keras's) loads as before. Layer weights and optimizer variables
+    count apart: `BackupAndRestore` stamps the first and not the second.
     """
-    weights = {id(saved): saved for target, saved in plan if hasattr(target, "layer")}
-    unstamped = [s.name for s in weights.values() if s.checksum is None]
-    if unstamped and len(unstamped) < len(weights):
-        raise file_error(source, f"is corrupt: its weights carry checksums, but not "
-                                 f"{unstamped[:5]}; they were replaced after the file was "
-                                 "written. Nothing was loaded")
+    for is_layer_weight in (True, False):
+        weights = {id(saved): saved for target, saved in plan
+                   if hasattr(target, "layer") == is_layer_weight}
+        unstamped = [s.name for s in weights.values() if s.checksum is None]
+        if unstamped and len(unstamped) < len(weights):
+            raise file_error(source, f"is corrupt: its weights carry checksums, but not "
+                                     f"{unstamped[:5]}; they were replaced after the file "
+                                     "was written. Nothing was loaded")
 
 
 def keras_zip_metadata(config_text):
