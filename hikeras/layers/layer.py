@@ -27,6 +27,7 @@ from ..metrics.metric import Metric
 from ..ops.core import tracing_layer_call
 from ..ops.operation import Operation
 from ..scopes import StatelessScope, SymbolicScope, current_path, get_stateless_scope
+from ..serialization.limits import charge_weight
 from ..utils import tree
 from ..utils.dtype_utils import standardize_dtype
 from ..variables import Variable
@@ -247,6 +248,7 @@ class Layer(Operation):
         """
         shape = () if shape is None else tuple(int(d) for d in shape)
         dtype = standardize_dtype(dtype or self.dtype)
+        charge_weight(shape, dtype, self.name, name or "variable")  # a loader's budget
         if initializer is None:
             initializer = "glorot_uniform" if np.issubdtype(dtype, np.floating) else "zeros"
         init = initializers.get(initializer)

@@ -13,14 +13,18 @@ never copied: call `clone.set_weights(model.get_weights())` for that.
 
 from ..layers.input_layer import Input, InputLayer
 from ..layers.node import KerasTensor
+from ..serialization.config_errors import rebuilding
 from ..utils import tree
 from .functional import Functional
 from .sequential import Sequential
 
 
 def _fresh_copy(layer):
-    """The default `clone_function`: a new layer from `layer`'s config."""
-    return type(layer).from_config(layer.get_config())
+    """The default `clone_function`: a new layer from `layer`'s config (a config it
+    cannot be rebuilt from is a `ConfigError` naming the layer and the key)."""
+    config = layer.get_config()
+    with rebuilding(type(layer), config, "layer"):
+        return type(layer).from_config(config)
 
 
 def clone_model(model, input_tensors=None, clone_function=None, call_function=None,

@@ -20,6 +20,7 @@ from ..layers.layer_table import deserialize
 from ..layers.node import KerasTensor
 from ..serialization import custom_object_scope, serialize_keras_object
 from ..utils import tree
+from .functional_config_check import check_functional_config
 
 _BUILTIN_NODE = object()  # stands for node 0 of a nested model in Keras 2 configs
 _MORE_ARGS = "__positional_arguments__"  # Keras 3 nodes' arguments after the first
@@ -128,6 +129,7 @@ def functional_from_config(functional_class, config, custom_objects=None):
     `functional_class` is `Functional`, passed in by its `from_config` (Keras's
     shape): this module sits below `functional.py`, which imports it.
     """
+    check_functional_config(config)
     with custom_object_scope(custom_objects):
         created = {}
         for layer_config in config["layers"]:
@@ -239,6 +241,10 @@ def _endpoints(outputs_by_layer, spec):
     if isinstance(spec, dict):
         return {key: _resolve(outputs_by_layer, e) for key, e in spec.items()}
     tensors = [_resolve(outputs_by_layer, e) for e in _triples(spec)]
+    for entry, tensor in zip(_triples(spec), tensors):
+        if tensor is None:
+            raise ValueError(f"The model config names {entry} among its inputs or outputs, "
+                             f"but layer '{entry[0]}' has no node {entry[1]}.")
     return tensors if len(tensors) > 1 else tensors[0]
 
 
@@ -309,4 +315,9 @@ def _resolve(outputs_by_layer, entry):
     if produced[node_index] is _BUILTIN_NODE:
         raise ValueError(f"The model config refers to node {node_index} of nested model "
                          f"'{name}', which is its own input-to-output node.")
-    return tree.flatten(produced[node_index])[tensor_index]
+    flat = tree.flatten(produced[node_index])
+    if tensor_index >= len(flat):
+        raise ValueError(f"The model config refers to tensor {tensor_index} of node "
+                         f"{node_index} of layer '{name}', which has {len(flat)} output "
+                         f"tensor(s). Received: {list(entry[:3])}")
+    return flat[tensor_index]

@@ -1,6 +1,10 @@
 """The one error type for unreadable, corrupt or hostile saved files."""
 
 
+# What h5py raises for damaged metadata or data: every one of them means a bad file.
+H5_ERRORS = (KeyError, TypeError, ValueError, OSError, RuntimeError, AttributeError)
+
+
 class SavedFileError(ValueError):
     """A saved file (or a part of it) is missing, corrupt or not what was expected.
 

@@ -13,10 +13,10 @@ import json
 
 import numpy as np
 
+from ..serialization import limits
 from .file_errors import file_error
 
 HDF5_OBJECT_HEADER_LIMIT = 64512
-_MAX_JSON_DEPTH = 100
 # Far above any real config or name list; a corrupt header declaring more must
 # not make h5py allocate (or page through) gigabytes before we can object.
 _MAX_ATTRIBUTE_BYTES = 256 * 2**20
@@ -119,9 +119,10 @@ def parse_json(text, source, what):
             in_string = True
         elif ch in "[{":
             depth += 1
-            if depth > _MAX_JSON_DEPTH:
-                raise file_error(source, f"has {what} nested deeper than {_MAX_JSON_DEPTH} "
-                                         "levels")
+            if depth > limits.MAX_JSON_DEPTH:
+                raise file_error(source, f"has {what} nested deeper than "
+                                         f"{limits.MAX_JSON_DEPTH} levels (the limit "
+                                         "`hikeras.serialization.limits.MAX_JSON_DEPTH`)")
         elif ch in "]}":
             depth -= 1
     try:
@@ -131,4 +132,8 @@ def parse_json(text, source, what):
     if not isinstance(value, dict):
         raise file_error(source, f"has {what} that is not a JSON object "
                                  f"(found {type(value).__name__})")
+    try:
+        limits.check_string_sizes(value, f"its {what.removeprefix('a ')}")
+    except limits.ResourceLimitError as e:
+        raise file_error(source, str(e)) from None
     return value

@@ -21,6 +21,7 @@ import zipfile
 import zlib
 
 from ..utils.free_space import check_free_space
+from .config_checksums import check_keras_zip_config
 from .file_errors import file_error
 from .h5_attributes import parse_json
 from .h5_open import open_h5
@@ -137,8 +138,17 @@ def load_keras_zip(filepath, load_from_h5, custom_objects=None, compile=True):
     (`saving_api` imports this module, which therefore cannot import it).
     """
     source = str(filepath)
-    config = read_keras_zip_json(filepath, "config.json")
-    model = deserialize_model(config, custom_objects, source)
+    with _open_zip(filepath) as archive:
+        text = _read_member(archive, "config.json", source, _MAX_CONFIG_BYTES)
+        names = set(archive.namelist())
+        metadata = (_read_member(archive, "metadata.json", source, _MAX_CONFIG_BYTES)
+                    if "metadata.json" in names else None)
+        weights = next((i for i in archive.infolist() if i.filename == _WEIGHTS), None)
+    if metadata is not None:
+        check_keras_zip_config(parse_json(metadata, source, "a metadata.json"), text, source)
+    config = parse_json(text, source, "a config.json")
+    model = deserialize_model(config, custom_objects, source,
+                              stored_bytes=weights.file_size if weights else 0)
     compile_config = config.get("compile_config")
     if compile and isinstance(compile_config, dict) and compile_config.get("optimizer"):
         compile_from_config(model, compile_config, custom_objects, source)

@@ -26,6 +26,7 @@ from ..models.functional_config import keras3_nodes
 from ..utils.atomic import atomic_write
 from ..utils.free_space import check_free_space, model_arrays
 from ..version import __version__
+from .config_checksums import keras_zip_metadata
 from .keras3_weights import layer_paths, write_keras3_weights
 from .model_config import model_to_config
 from .random_state import write_random_state
@@ -69,7 +70,8 @@ def save_keras_zip(model, filepath, include_optimizer=True):
             write_random_state(f, model)
         assets = _save_assets(model, os.path.join(directory, "assets"))
         with atomic_write(filepath) as tmp, zipfile.ZipFile(tmp, "w") as archive:
-            archive.writestr("metadata.json", json.dumps(_metadata()))
+            archive.writestr("metadata.json",
+                             json.dumps({**_metadata(), **keras_zip_metadata(config)}))
             archive.writestr("config.json", config)
             archive.write(weights, "model.weights.h5")
             for path, name in assets:

@@ -12,6 +12,8 @@ name is an error that says how to register it.
 import json
 
 from ..layers.layer_table import deserialize, serialize
+from ..serialization.config_errors import ConfigError
+from ..serialization.limits import ResourceLimitError, check_layer_count, weight_budget
 from ..trainers.trainer import Trainer
 from ..version import __version__
 from .file_errors import SavedFileError, file_error
@@ -78,16 +80,24 @@ def model_to_config(model):
     return with_module_hints(config, _MODEL_MODULES.get(config["class_name"], "keras"))
 
 
-def deserialize_model(config, custom_objects=None, source="<config>"):
-    """Builds a model from a `{"class_name", "config"}` dict of either dialect."""
+def deserialize_model(config, custom_objects=None, source="<config>", stored_bytes=None):
+    """Builds a model from a `{"class_name", "config"}` dict of either dialect.
+
+    `stored_bytes`, the size of the weights the file stores (None for a bare
+    config), bounds what the rebuilt layers may allocate (see `limits`).
+    """
     if not isinstance(config, dict) or not isinstance(config.get("class_name"), str):
         raise file_error(source, "has a model config without a 'class_name' string")
     if not isinstance(config.get("config"), dict):
         raise file_error(source, "has a model config whose 'config' is not an object")
     try:
-        model = deserialize(config, custom_objects=custom_objects)
+        check_layer_count(config, "its model config")
+        with weight_budget(stored_bytes):
+            model = deserialize(config, custom_objects=custom_objects)
     except SavedFileError:
         raise
+    except (ConfigError, ResourceLimitError) as e:
+        raise file_error(source, f"has a model config that cannot be rebuilt: {e}"[:-1]) from e
     except _ERRORS as e:
         raise file_error(source, f"has a model config that cannot be rebuilt: "
                                  f"{type(e).__name__}: {e}") from None

@@ -34,7 +34,7 @@ import numpy as np
 from ..utils.atomic import atomic_write, is_stale_temporary
 from ..utils.free_space import check_free_space
 from .checksums import write_dataset
-from .file_errors import file_error
+from .file_errors import H5_ERRORS, SavedFileError, file_error
 from .h5_attributes import parse_json
 from .h5_open import check_regular_file, open_h5
 from .layer_stores import legacy_slots
@@ -266,8 +266,13 @@ def _saved(index, tensor, directory, files, checksums, index_path):
         except FileNotFoundError:
             raise file_error(path, "is missing: the checkpoint is incomplete") from None
     f = files[shard]
-    dataset = f.get(spec["key"])
-    array = SavedArray.from_dataset(dataset, tensor, f.filename, file_size_of(f))
+    try:
+        dataset = f.get(spec["key"])
+        array = SavedArray.from_dataset(dataset, tensor, f.filename, file_size_of(f))
+    except SavedFileError:
+        raise
+    except H5_ERRORS as e:  # h5py's words for corrupt metadata (a looping link, ...)
+        raise file_error(f.filename, f"is corrupt ({type(e).__name__}: {e})") from None
     if list(array.shape) != spec["shape"]:
         raise file_error(f.filename, f"holds tensor {tensor!r} with shape {array.shape}, "
                                      f"but the index says {tuple(spec['shape'])}")
@@ -278,7 +283,10 @@ def _saved(index, tensor, directory, files, checksums, index_path):
 def _verify(plan, checksums, index_path):
     """Checks the SHA-256 of every planned tensor, hashing shards in parallel."""
     def check(saved):
-        if _sha256(saved._dataset) != checksums[id(saved)]:
+        try:
+            if _sha256(saved._dataset) != checksums[id(saved)]:
+                return saved.name
+        except H5_ERRORS:  # data that cannot even be read does not match either
             return saved.name
         return None
 

@@ -162,6 +162,9 @@ def compile_from_config(model, config, custom_objects=None, source="<config>"):
         optimizer_config = config.get("optimizer_config", config.get("optimizer"))
         optimizer = optimizers.deserialize(_optimizer_config(optimizer_config),
                                            custom_objects=custom_objects)
+        if optimizer is None:
+            raise file_error(source, f"has a training config without an optimizer "
+                                     f"(optimizer_config={optimizer_config!r})")
         loss = deserialize_nested(config.get("loss"), losses.deserialize, custom_objects,
                                   losses.ALL_OBJECTS_DICT)
         metric_list = deserialize_nested(config.get("metrics"), metrics.deserialize,

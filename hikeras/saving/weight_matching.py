@@ -14,6 +14,7 @@ saving and loading changes nothing.
 """
 
 from .checksums import verify as verify_checksums
+from .config_checksums import check_coverage
 from .file_errors import file_error
 from .layer_stores import Slot, legacy_slots, load_stores
 from .value_checks import dtype_problem, has_nonfinite, warn_nonfinite
@@ -223,6 +224,7 @@ def assign(plan, source, report=None):
     NaN or inf give one warning and go into `report.nonfinite`."""
     for _, saved in plan:
         saved.stage()
+    check_coverage(plan, source)
     verify_checksums(plan, source)
     nonfinite = [(saved.name, target.path) for target, saved in plan
                  if has_nonfinite(saved.array())]

@@ -8,8 +8,11 @@ config dict, a class or an instance/callable.
 """
 
 from .config_dialect import normalize_config
+from .config_errors import config_error, rebuilding
 from .object_registration import (
-    custom_object_scope, get_registered_name, get_registered_object,
+    custom_object_scope,
+    get_registered_name,
+    get_registered_object,
 )
 
 
@@ -41,15 +44,24 @@ def deserialize_keras_object(config, module_objects=None, custom_objects=None,
                 f"A serialized {printable_module_name} must be a name or a dict with "
                 f"'class_name' and 'config'. Received: config={config!r}"
             )
-        cls = _lookup(config["class_name"], module_objects, custom_objects,
-                      printable_module_name)
-        inner = dict(config.get("config") or {})
+        inner = config.get("config") or {}
+        try:
+            cls = _lookup(config["class_name"], module_objects, custom_objects,
+                          printable_module_name)
+        except ValueError as e:  # an unknown class: name the object that needs it
+            name = inner.get("name") if isinstance(inner, dict) else None
+            raise config_error(printable_module_name, name, config["class_name"],
+                               str(e).rstrip(".")) from None
         if isinstance(cls, type):
             # Names inside the config (a Lambda's function, a custom activation)
-            # must resolve through the same custom_objects.
-            with custom_object_scope(custom_objects):
+            # must resolve through the same custom_objects; a failure names the
+            # object, the config key and the value (see `config_errors`).
+            with custom_object_scope(custom_objects), rebuilding(cls, inner,
+                                                                 printable_module_name):
+                if not isinstance(inner, dict):
+                    raise TypeError(f"a config must be an object. Received: config={inner!r}")
                 if hasattr(cls, "from_config"):
-                    return cls.from_config(inner)
+                    return cls.from_config(dict(inner))
                 return cls(**inner)
         return cls  # a registered function: its config is its name
     raise TypeError(
