@@ -20,7 +20,7 @@ from ..layers.layer_table import deserialize
 from ..layers.node import KerasTensor
 from ..serialization import custom_object_scope, serialize_keras_object
 from ..utils import tree
-from .functional_config_check import check_functional_config
+from .functional_config_check import check_functional_config, keras3_tensors
 
 _BUILTIN_NODE = object()  # stands for node 0 of a nested model in Keras 2 configs
 _MORE_ARGS = "__positional_arguments__"  # Keras 3 nodes' arguments after the first
@@ -206,7 +206,7 @@ def _node_entries(node):
     if not isinstance(node, dict):
         return [list(e) for e in node]
     args = node.get("args") or []
-    history = [t["config"]["keras_history"] for t in _keras3_tensors(args[:1])]
+    history = [t["config"]["keras_history"] for t in keras3_tensors(args[:1])]
     kwargs = {k: _keras3_refs(v) for k, v in (node.get("kwargs") or {}).items()
               if v is not None}
     if len(args) > 1:  # more positional arguments, e.g. `mha(query, value)`
@@ -223,17 +223,6 @@ def _keras3_refs(value):
     if isinstance(value, list):
         return [_keras3_refs(v) for v in value]
     return value
-
-
-def _keras3_tensors(value):
-    """The `__keras_tensor__` dicts inside a Keras 3 call argument, in order."""
-    if isinstance(value, dict):
-        if value.get("class_name") == "__keras_tensor__":
-            return [value]
-        return [t for v in value.values() for t in _keras3_tensors(v)]
-    if isinstance(value, list):
-        return [t for v in value for t in _keras3_tensors(v)]
-    return []
 
 
 def _endpoints(outputs_by_layer, spec):

@@ -67,7 +67,7 @@ def _node_problem(node):
         if not isinstance(node.get("args", []), list) or not isinstance(
                 node.get("kwargs", {}), (dict, type(None))):
             return "{'args': [...], 'kwargs': {...}}"
-        for tensor in _keras3_tensors(node):
+        for tensor in keras3_tensors(node):
             history = tensor.get("config", {}).get("keras_history") if isinstance(
                 tensor.get("config"), dict) else None
             if not (isinstance(history, list) and _is_triple(history[:3])):
@@ -83,13 +83,14 @@ def _node_problem(node):
     return None
 
 
-def _keras3_tensors(value):
+def keras3_tensors(value):
+    """The `__keras_tensor__` dicts inside a Keras 3 call argument, in order."""
     if isinstance(value, dict):
         if value.get("class_name") == "__keras_tensor__":
             return [value]
-        return [t for v in value.values() for t in _keras3_tensors(v)]
+        return [t for v in value.values() for t in keras3_tensors(v)]
     if isinstance(value, list):
-        return [t for v in value for t in _keras3_tensors(v)]
+        return [t for v in value for t in keras3_tensors(v)]
     return []
 
 

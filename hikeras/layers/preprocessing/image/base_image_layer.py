@@ -221,6 +221,21 @@ class _ImageLayer(Layer):
         return config
 
 
+class _FixedGeometryLayer(_ImageLayer):
+    """A layer that moves pixels the same way whatever the call (`Resizing`, `CenterCrop`):
+    its "random" transformation is only the input size, and `transform_images` does the rest."""
+
+    def call(self, inputs):
+        if isinstance(inputs, dict):
+            return self._call_data(inputs)
+        return self.transform_images(inputs, None)
+
+    def get_random_transformation(self, data, training=True, seed=None):
+        """`{"input_size": (h, w)}`: the change depends on the input size alone."""
+        images = data["images"] if isinstance(data, dict) else data
+        return {"input_size": self._image_size(images)}
+
+
 # -------------------------------------------------------------------- random
 class _RandomImageLayer(_ImageLayer):
     """A layer that augments unless `training=False`, drawing from its own generator."""

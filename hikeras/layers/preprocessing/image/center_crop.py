@@ -4,7 +4,7 @@ from ....backend import SymbolicTensor
 from .base_image_layer import (
     _aspect_window,
     _crop,
-    _ImageLayer,
+    _FixedGeometryLayer,
     _positive_int,
     _resize,
     _spatial_axes,
@@ -16,7 +16,7 @@ from .bounding_box_inputs import window_matrix
 __all__ = ["CenterCrop"]
 
 
-class CenterCrop(_ImageLayer):
+class CenterCrop(_FixedGeometryLayer):
     """Crops the centre `(height, width)` of images.
 
     The window starts at half the excess, rounded down. An image smaller than
@@ -37,16 +37,6 @@ class CenterCrop(_ImageLayer):
         super().__init__(data_format=data_format, **kwargs)
         self.height = _positive_int("CenterCrop", "height", height)
         self.width = _positive_int("CenterCrop", "width", width)
-
-    def call(self, inputs):
-        if isinstance(inputs, dict):
-            return self._call_data(inputs)
-        return self.transform_images(inputs, None)
-
-    def get_random_transformation(self, data, training=True, seed=None):
-        """`{"input_size": (h, w)}`: the crop depends on the input size alone."""
-        images = data["images"] if isinstance(data, dict) else data
-        return {"input_size": self._image_size(images)}
 
     def transform_images(self, images, transformation, training=True):
         return self._move_pixels(_to_float(self, images), transformation, "bilinear")

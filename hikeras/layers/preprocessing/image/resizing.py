@@ -9,7 +9,7 @@ from .base_image_layer import (
     _aspect_padding,
     _aspect_window,
     _crop,
-    _ImageLayer,
+    _FixedGeometryLayer,
     _is_number,
     _pad_to_aspect,
     _positive_int,
@@ -23,7 +23,7 @@ __all__ = ["Resizing"]
 
 
 # ------------------------------------------------------------- deterministic
-class Resizing(_ImageLayer):
+class Resizing(_FixedGeometryLayer):
     """Resizes images to `(height, width)`.
 
     Sampling uses half-pixel centres with edges clamped (TensorFlow's
@@ -76,16 +76,6 @@ class Resizing(_ImageLayer):
         self.fill_mode = fill_mode
         self.fill_value = fill_value
         self.antialias = False
-
-    def call(self, inputs):
-        if isinstance(inputs, dict):
-            return self._call_data(inputs)
-        return self.transform_images(inputs, None)
-
-    def get_random_transformation(self, data, training=True, seed=None):
-        """`{"input_size": (h, w)}`: the resize depends on the input size alone."""
-        images = data["images"] if isinstance(data, dict) else data
-        return {"input_size": self._image_size(images)}
 
     def transform_images(self, inputs, transformation, training=True):
         resized = self._move_pixels(inputs, transformation, self.interpolation)
