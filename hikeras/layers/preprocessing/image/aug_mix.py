@@ -7,6 +7,7 @@ from .augmentation_menu import augmentation_layers, child_seeds
 from .base_image_layer import (
     _INTERPOLATIONS,
     _is_number,
+    _one_of,
     _positive_int,
     _RandomImageLayer,
     _value_range,
@@ -72,9 +73,7 @@ class AugMix(_RandomImageLayer):
         if not _is_number(alpha) or alpha <= 0:
             raise ValueError("AugMix expects `alpha` to be a positive number. "
                              f"Received: alpha={alpha!r}")
-        if interpolation not in _INTERPOLATIONS:
-            raise ValueError(f"AugMix expects `interpolation` to be one of {_INTERPOLATIONS}. "
-                             f"Received: interpolation={interpolation!r}")
+        _one_of("AugMix", "interpolation", interpolation, _INTERPOLATIONS)
         self.alpha = alpha
         self.all_ops = bool(all_ops)
         self.interpolation = interpolation

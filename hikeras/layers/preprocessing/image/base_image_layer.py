@@ -22,6 +22,22 @@ def _is_number(value):
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
+def _one_of(layer_name, argument, value, options):
+    """`value`, checked to be one of `options` (Keras's error names the argument otherwise)."""
+    if value not in options:
+        raise ValueError(f"{layer_name} expects `{argument}` to be one of {options}. "
+                         f"Received: {argument}={value!r}")
+    return value
+
+
+def _number(layer_name, argument, value):
+    """`value`, checked to be a real number (not a bool)."""
+    if not _is_number(value):
+        raise ValueError(f"{layer_name} expects `{argument}` to be a number. "
+                         f"Received: {argument}={value!r}")
+    return value
+
+
 def _positive_int(layer_name, argument, value):
     if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
         raise ValueError(f"{layer_name} expects `{argument}` to be a positive integer. "

@@ -17,6 +17,8 @@ from .base_image_layer import (
     _INTERPOLATIONS,
     _factor_range,
     _is_number,
+    _number,
+    _one_of,
     _RandomImageLayer,
     _spatial_axes,
     _to_float,
@@ -57,18 +59,9 @@ class _RandomAffineLayer(_RandomImageLayer):
                  fill_value=0.0, data_format=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         name = type(self).__name__
-        if fill_mode not in _FILL_MODES:
-            raise ValueError(f"{name} expects `fill_mode` to be one of {_FILL_MODES}. "
-                             f"Received: fill_mode={fill_mode!r}")
-        if interpolation not in _INTERPOLATIONS:
-            raise ValueError(f"{name} expects `interpolation` to be one of "
-                             f"{_INTERPOLATIONS}. Received: interpolation={interpolation!r}")
-        if not _is_number(fill_value):
-            raise ValueError(f"{name} expects `fill_value` to be a number. "
-                             f"Received: fill_value={fill_value!r}")
-        self.fill_mode = fill_mode
-        self.interpolation = interpolation
-        self.fill_value = fill_value
+        self.fill_mode = _one_of(name, "fill_mode", fill_mode, _FILL_MODES)
+        self.interpolation = _one_of(name, "interpolation", interpolation, _INTERPOLATIONS)
+        self.fill_value = _number(name, "fill_value", fill_value)
 
     def _augment(self, images):
         return self.transform_images(images, self.get_random_transformation(images))

@@ -5,6 +5,7 @@ import numpy as np
 from .augmentation_menu import augmentation_layers, child_seeds
 from .base_image_layer import (
     _INTERPOLATIONS,
+    _one_of,
     _RandomImageLayer,
     _value_range,
 )
@@ -57,9 +58,7 @@ class RandAugment(_RandomImageLayer):
                              f"Received: num_ops={num_ops!r}")
         self.num_ops = int(num_ops)
         self.factor = _pair("RandAugment", "factor", factor, 0, 1, lambda f: (0, f))
-        if interpolation not in _INTERPOLATIONS:
-            raise ValueError(f"RandAugment expects `interpolation` to be one of "
-                             f"{_INTERPOLATIONS}. Received: interpolation={interpolation!r}")
+        _one_of("RandAugment", "interpolation", interpolation, _INTERPOLATIONS)
         self.interpolation = interpolation
         self.operations = augmentation_layers(self, OPERATIONS, interpolation,
                                               child_seeds(self._rng, seed))

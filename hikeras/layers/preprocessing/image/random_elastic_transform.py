@@ -5,7 +5,8 @@ import numpy as np
 from .... import ops
 from .base_image_layer import (
     _INTERPOLATIONS,
-    _is_number,
+    _number,
+    _one_of,
     _RandomImageLayer,
     _spatial_axes,
     _to_float,
@@ -61,18 +62,9 @@ class RandomElasticTransform(_RandomImageLayer):
         name = "RandomElasticTransform"
         self.factor = _pair(name, "factor", factor, 0, 1, lambda f: (0, f))
         self.scale = _pair(name, "scale", scale, 0, 1, lambda s: (0, s))
-        if interpolation not in _INTERPOLATIONS:
-            raise ValueError(f"{name} expects `interpolation` to be one of {_INTERPOLATIONS}. "
-                             f"Received: interpolation={interpolation!r}")
-        if fill_mode not in _FILL_MODES:
-            raise ValueError(f"{name} expects `fill_mode` to be one of {_FILL_MODES}. "
-                             f"Received: fill_mode={fill_mode!r}")
-        if not _is_number(fill_value):
-            raise ValueError(f"{name} expects `fill_value` to be a number. "
-                             f"Received: fill_value={fill_value!r}")
-        self.interpolation = interpolation
-        self.fill_mode = fill_mode
-        self.fill_value = fill_value
+        self.interpolation = _one_of(name, "interpolation", interpolation, _INTERPOLATIONS)
+        self.fill_mode = _one_of(name, "fill_mode", fill_mode, _FILL_MODES)
+        self.fill_value = _number(name, "fill_value", fill_value)
         self.value_range = _value_range(name, value_range)
 
     def get_random_transformation(self, data, training=True, seed=None):

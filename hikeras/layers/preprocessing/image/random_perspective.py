@@ -6,6 +6,8 @@ from .... import ops
 from .base_image_layer import (
     _INTERPOLATIONS,
     _is_number,
+    _number,
+    _one_of,
     _RandomImageLayer,
     _spatial_axes,
     _to_float,
@@ -56,12 +58,8 @@ class RandomPerspective(_RandomImageLayer):
         if not _is_number(scale) or not 0 <= scale <= 1:
             raise ValueError("RandomPerspective expects `scale` to be a number in [0, 1]. "
                              f"Received: scale={scale!r}")
-        if interpolation not in _INTERPOLATIONS:
-            raise ValueError(f"RandomPerspective expects `interpolation` to be one of "
-                             f"{_INTERPOLATIONS}. Received: interpolation={interpolation!r}")
-        if not _is_number(fill_value):
-            raise ValueError("RandomPerspective expects `fill_value` to be a number. "
-                             f"Received: fill_value={fill_value!r}")
+        _one_of("RandomPerspective", "interpolation", interpolation, _INTERPOLATIONS)
+        _number("RandomPerspective", "fill_value", fill_value)
         self.scale = scale
         self.interpolation = interpolation
         self.fill_value = fill_value
