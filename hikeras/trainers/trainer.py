@@ -22,6 +22,7 @@ from ..config.settings import capped_fit_length
 from ..distribute.scope import get_strategy
 from ..layers.layer import flat_masks
 from ..ops import kernels
+from ..scopes import StatelessScope
 from ..utils import tree
 from ..utils.rng import make_generator
 from .argument_checks import check_count, check_not_empty, check_numeric_inputs
@@ -371,18 +372,13 @@ class Trainer:
             if len(values) != len(own):
                 raise ValueError(f"Model '{self.name}' has {len(own)} {kind}. "
                                  f"Received: {len(values)} values")
-        everything = [v for group in groups for v in group]
-        saved = [np.copy(v.value) for v in everything]
-        try:
-            for variable, value in zip(everything, [v for group in given for v in group]):
-                variable.assign(value)
+        mapping = [(variable, value) for own, values in zip(groups, given)
+                   for variable, value in zip(own, values)]
+        with StatelessScope(state_mapping=mapping) as scope:
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight,
                                      training=training)
-            after = tuple([np.copy(v.value) for v in group] for group in groups)
-        finally:
-            for variable, value in zip(everything, saved):
-                variable.assign(value)
-        return loss, after
+        return loss, tuple([np.copy(scope.get_current_value(v)) for v in group]
+                           for group in groups)
 
     # ------------------------------------------------------------------ loops
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
