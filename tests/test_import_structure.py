@@ -33,6 +33,8 @@ DEFERRED_IMPORTS = {
     ("hikeras.models.model_saving", "hikeras.saving.saving_api"): "Model.save & co.",
     ("hikeras.models.model_saving", "hikeras.saving.model_config"): "Model.to_json",
     ("hikeras.models.model_saving", "hikeras.saving.training_config"): "compile configs",
+    ("hikeras.layers.preprocessing.feature_space.feature_space", "hikeras.saving.saving_api"):
+        "FeatureSpace.save, as Model.save",
     # Model.export: the exporters trace models, so they sit above `models/` (and load onnx).
     ("hikeras.models.model_saving", "hikeras.export"): "Model.export",
     # `import hikeras` does not import h5py: the entry points that use it load on first use.

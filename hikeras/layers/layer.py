@@ -218,15 +218,18 @@ class Layer(Operation):
 
     # ---------------------------------------------------------- attribute tracking
     def __setattr__(self, name, value):
-        """Tracks sublayers and metrics assigned as attributes (alone, or as a list of them)."""
+        """Tracks sublayers and metrics assigned as attributes (alone, or as a list or
+        dict of them, as Keras does)."""
         for kind, tracked in ((Layer, "_layers"), (Metric, "_metrics")):
             if tracked not in self.__dict__:
                 continue
             if isinstance(value, kind):
                 _track(self.__dict__[tracked], [value])
-            elif (isinstance(value, (list, tuple)) and value and not name.startswith("_")
-                  and all(isinstance(v, kind) for v in value)):
-                _track(self.__dict__[tracked], value)
+                continue
+            items = list(value.values()) if isinstance(value, dict) else value
+            if (isinstance(items, (list, tuple)) and items and not name.startswith("_")
+                    and all(isinstance(v, kind) for v in items)):
+                _track(self.__dict__[tracked], items)
         object.__setattr__(self, name, value)
 
     # ------------------------------------------------------------------ weights

@@ -48,7 +48,10 @@ def children(obj):
         value = vars(obj)[attr]
         if isinstance(value, Layer):
             out.append((attr, value))
-        elif isinstance(value, (list, tuple)) and value and all(
+            continue
+        if isinstance(value, dict):   # Keras saves a dict's values like a list's
+            value = list(value.values())
+        if isinstance(value, (list, tuple)) and value and all(
                 isinstance(v, Layer) for v in value):
             out.extend((f"{attr}/{key}", layer) for key, layer in _keyed(value))
     return out
@@ -159,9 +162,13 @@ def read_keras3_entries(h5file, model, source, by_name=False):
     for rel, layer in layers:
         path = by_saved_name.get(layer.name, rel) if by_name else rel
         group = groups.get(path)
+        if group is None and "/" in path and not container:
+            # a child held in a list or dict attribute: "<attribute>/<key>"
+            nested = h5file.get(path)
+            group = nested if isinstance(nested, h5py.Group) else None
         if group is None:
             continue
-        used.add(path)
+        used.add(path.split("/")[0] if not container else path)
         entries.append(_layer_entry(layer, group, path, source, size))
     for path, group in groups.items():
         if path not in used:

@@ -148,7 +148,8 @@ def load_keras_zip(filepath, load_from_h5, custom_objects=None, compile=True):
         check_keras_zip_config(parse_json(metadata, source, "a metadata.json"), text, source)
     config = parse_json(text, source, "a config.json")
     model = deserialize_model(config, custom_objects, source,
-                              stored_bytes=weights.file_size if weights else 0)
+                              stored_bytes=weights.file_size if weights else 0,
+                              standalone_layers=True)
     compile_config = config.get("compile_config")
     if compile and isinstance(compile_config, dict) and compile_config.get("optimizer"):
         compile_from_config(model, compile_config, custom_objects, source)

@@ -28,7 +28,7 @@ from ..utils.free_space import check_free_space, model_arrays
 from ..version import __version__
 from .config_checksums import keras_zip_metadata
 from .keras3_weights import layer_paths, write_keras3_weights
-from .model_config import model_to_config
+from .model_config import model_to_config, standalone_build_config
 from .random_state import write_random_state
 from .temp_dirs import make_temp_dir
 from .training_config import keras3_compile_config
@@ -40,6 +40,7 @@ def _model_config(model, include_optimizer=True):
     """`config.json`'s content: the model's config, plus `compile_config` if compiled."""
     with keras3_nodes():
         config = model_to_config(model)
+    config.update(standalone_build_config(model))
     compile_config = keras3_compile_config(model) if include_optimizer else None
     if compile_config is not None:
         config["compile_config"] = compile_config

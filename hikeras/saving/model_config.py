@@ -11,6 +11,7 @@ name is an error that says how to register it.
 
 import json
 
+from ..layers.layer import Layer
 from ..layers.layer_table import deserialize, serialize
 from ..serialization.config_errors import ConfigError
 from ..serialization.limits import ResourceLimitError, check_layer_count, weight_budget
@@ -24,10 +25,11 @@ _ERRORS = (KeyError, TypeError, ValueError, IndexError, AttributeError, Recursio
 
 
 # Keras 3 finds built-in classes through a `module` key (tf.keras writes it too).
-_MODEL_MODULES = {"Sequential": "keras", "Functional": "keras.src.models.functional"}
+_MODEL_MODULES = {"Sequential": "keras", "Functional": "keras.src.models.functional",
+                  "FeatureSpace": "keras.utils"}   # a FeatureSpace saved on its own
 # Layers Keras keeps outside `keras.layers`: FeatureSpace's own two.
-_LAYER_MODULES = {"TFDIdentity": "keras.src.layers.preprocessing.feature_space",
-                  "TFDConcat": "keras.src.layers.preprocessing.feature_space"}
+_FEATURE_SPACE_MODULE = "keras.src.layers.preprocessing.feature_space"
+_LAYER_MODULES = {"TFDIdentity": _FEATURE_SPACE_MODULE, "TFDConcat": _FEATURE_SPACE_MODULE}
 _ARGUMENT_MODULES = {"_initializer": "keras.initializers", "_regularizer": "keras.regularizers",
                      "_constraint": "keras.constraints"}
 
@@ -57,8 +59,28 @@ def with_module_hints(entry, module):
     for key in _NESTED_LAYER_KEYS:
         if isinstance(config.get(key), dict):
             config[key] = _layer_hints(config[key])
+    if entry["class_name"] == "FeatureSpace":
+        _feature_space_hints(config)
     entry["config"] = config
     return entry
+
+
+def _feature_space_hints(config):
+    """A FeatureSpace's `Feature`s and `Cross`es, which Keras registers under those
+    names in its feature_space module, and each feature's preprocessor layer."""
+    def spec(entry):
+        if not (isinstance(entry, dict) and isinstance(entry.get("config"), dict)):
+            return entry
+        inner = dict(entry["config"])
+        if isinstance(inner.get("preprocessor"), dict):
+            inner["preprocessor"] = _layer_hints(inner["preprocessor"])
+        return {"module": _FEATURE_SPACE_MODULE, **entry, "config": inner,
+                "registered_name": entry.get("class_name")}
+
+    if isinstance(config.get("features"), dict):
+        config["features"] = {key: spec(value) for key, value in config["features"].items()}
+    if isinstance(config.get("crosses"), list):
+        config["crosses"] = [spec(value) for value in config["crosses"]]
 
 
 # Config keys that hold one nested layer: wrappers (TimeDistributed, Bidirectional,
@@ -80,11 +102,15 @@ def model_to_config(model):
     return with_module_hints(config, _MODEL_MODULES.get(config["class_name"], "keras"))
 
 
-def deserialize_model(config, custom_objects=None, source="<config>", stored_bytes=None):
+def deserialize_model(config, custom_objects=None, source="<config>", stored_bytes=None,
+                      standalone_layers=False):
     """Builds a model from a `{"class_name", "config"}` dict of either dialect.
 
     `stored_bytes`, the size of the weights the file stores (None for a bare
-    config), bounds what the rebuilt layers may allocate (see `limits`).
+    config), bounds what the rebuilt layers may allocate (see `limits`). With
+    `standalone_layers`, a config for a layer that is not a model is accepted
+    too (a `.keras` file may hold one, such as a saved `FeatureSpace`) and
+    built from the config's `build_config`, as Keras does.
     """
     if not isinstance(config, dict) or not isinstance(config.get("class_name"), str):
         raise file_error(source, "has a model config without a 'class_name' string")
@@ -105,9 +131,24 @@ def deserialize_model(config, custom_objects=None, source="<config>", stored_byt
     # It is checked rather than `Model`: `Model`'s saving methods import the formats, this
     # module among them, and importing `models` here would pull every format into the
     # cycle of that tie.
-    if not isinstance(model, Trainer):
+    if isinstance(model, Trainer):
+        return model
+    if not standalone_layers or not isinstance(model, Layer):
         raise file_error(source, f"has a config for a {type(model).__name__}, not a model")
+    try:
+        model.build_from_config(config.get("build_config"))
+    except _ERRORS as e:
+        raise file_error(source, f"has a build config that does not fit its "
+                                 f"{type(model).__name__}: {type(e).__name__}: {e}") from None
     return model
+
+
+def standalone_build_config(layer):
+    """`{"build_config": ...}` for a layer saved on its own (not a model), else `{}`."""
+    if isinstance(layer, Trainer):
+        return {}
+    build_config = layer.get_build_config()
+    return {} if build_config is None else {"build_config": build_config}
 
 
 def model_to_json(model, **kwargs):

@@ -11,14 +11,23 @@ A small tabular dict dataset goes through every kind of feature
 holds the data, the encoded batch, an encoded single sample, the
 vocabularies, the adapted statistics and the config. The tests import
 `data`, `features` and `crosses` from here, so both sides declare the same.
+
+It also saves the `"concat"` feature space with `FeatureSpace.save` to
+keras_feature_space.keras, and loads a feature space that hikeras (imported
+from this checkout) adapted and saved the same way: the JSON records the
+`config.json` Keras accepted and what the reloaded space encoded.
 """
 
 import json
 import os
+import sys
+import tempfile
+import zipfile
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
 
 
 def data():
@@ -91,10 +100,29 @@ def main():
         "concat_config": keras.saving.serialize_keras_object(concat),
         "encoded_shape": list(concat.get_encoded_features().shape),
         "input_names": sorted(concat.get_inputs()),
+        "keras_reads_hikeras": _keras_reads_hikeras(keras, batch),
     }
+    concat.save(os.path.join(HERE, "keras_feature_space.keras"))
     with open(os.path.join(HERE, "keras_feature_space.json"), "w", encoding="utf-8") as f:
         json.dump(fixture, f, ensure_ascii=False, indent=1, default=lambda o: o.item())
     print(f"wrote keras_feature_space.json with Keras {keras.__version__}")
+
+
+def _keras_reads_hikeras(keras, batch):
+    """Keras loads a feature space hikeras adapted and saved: its config and encoding."""
+    sys.path.insert(0, REPO)
+    from hikeras.utils import FeatureSpace
+
+    space = FeatureSpace(features(FeatureSpace), output_mode="concat",
+                         crosses=crosses(FeatureSpace)[:1], name="space")
+    space.adapt(data())
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "space.keras")
+        space.save(path)
+        with zipfile.ZipFile(path) as archive:
+            config = json.loads(archive.read("config.json"))
+        loaded = keras.saving.load_model(path)
+    return {"config": config, "concat": _plain(loaded(batch))}
 
 
 def _dataset(columns):

@@ -2,7 +2,9 @@
 
 `keras_feature_space.py` (next to this file) adapted the same feature spaces
 in Keras on the same columns and recorded the encoded batch, a single
-encoded sample, the adapted state and the config.
+encoded sample, the adapted state and the config; it also saved the concat
+space with `FeatureSpace.save` (keras_feature_space.keras) and recorded what
+Keras loaded from a feature space that hikeras saved.
 """
 
 import json
@@ -188,8 +190,45 @@ def test_bad_use_is_refused():
         space(np.array(["x"]))
     with pytest.raises(ValueError, match=r"no value for features \['c'\]"):
         space({"d": np.array(["x"])})
-    with pytest.raises(NotImplementedError, match=r"save a model built from it.*space.keras"):
-        space.save("space.keras")
+    with pytest.raises(ValueError, match=r"writes a '.keras' file.*space.h5"):
+        space.save("space.h5")
+
+
+def test_a_feature_space_keras_saved_loads_and_encodes_as_keras(tmp_path):
+    loaded = hikeras.saving.load_model(Path(__file__).parent / "keras_feature_space.keras")
+    assert isinstance(loaded, FeatureSpace)
+    np.testing.assert_allclose(loaded(_batch()), FIXTURE["concat"], rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(loaded(_sample()), FIXTURE["concat_sample"], rtol=1e-6,
+                               atol=1e-6)
+    assert loaded.preprocessors["city"].get_vocabulary() == FIXTURE["vocabularies"]["city"]
+
+
+def test_save_and_load_round_trip_the_adapted_state(tmp_path):
+    space = concat_space()
+    space.save(tmp_path / "space.keras")
+    loaded = hikeras.saving.load_model(tmp_path / "space.keras")
+    assert isinstance(loaded, FeatureSpace) and loaded.output_mode == "concat"
+    np.testing.assert_array_equal(loaded(_batch(40)), space(_batch(40)))
+    np.testing.assert_allclose(loaded.preprocessors["income"].adapt_mean.numpy(),
+                               [FIXTURE["mean"]], rtol=1e-6)
+    dict_mode = dict_space()
+    dict_mode.save(tmp_path / "dict.keras")
+    again = hikeras.saving.load_model(tmp_path / "dict.keras")
+    for key, value in dict_mode(_batch()).items():
+        np.testing.assert_array_equal(again(_batch())[key], value)
+
+
+def test_keras_loaded_the_file_hikeras_saves_today(tmp_path):
+    # keras_feature_space.py had Keras 3.15.1 load a feature space hikeras saved, and
+    # recorded that file's config and Keras's encoding of it: the same config still
+    # comes out, so Keras still loads it, and encodes as hikeras does.
+    space = concat_space()
+    space.save(tmp_path / "space.keras")
+    with zipfile.ZipFile(tmp_path / "space.keras") as archive:
+        config = json.loads(archive.read("config.json"))
+    assert config == FIXTURE["keras_reads_hikeras"]["config"]
+    np.testing.assert_allclose(space(_batch()), FIXTURE["keras_reads_hikeras"]["concat"],
+                               rtol=1e-6, atol=1e-6)
 
 
 def test_unencodable_features_are_refused_when_the_encoding_is_built():

@@ -291,11 +291,34 @@ class FeatureSpace(Layer):
             self.concat = TFDConcat(axis=-1)
 
     def save(self, filepath):
-        """Not provided: a model built on `get_inputs()` saves the adapted layers instead."""
-        raise NotImplementedError(
-            "hikeras cannot save a FeatureSpace on its own; save a model built from it "
-            "(`Model(space.get_inputs(), outputs)`), whose .keras file holds every adapted "
-            f"preprocessing layer. Received: filepath={filepath!r}")
+        """Saves the feature space, adapted state included, to a `.keras` file.
+
+        `hikeras.saving.load_model` (or Keras's) reads it back as a FeatureSpace.
+        """
+        from ....saving.saving_api import save_model  # the formats sit above the layers
+
+        filepath = str(filepath)
+        if not filepath.endswith(".keras"):
+            raise ValueError("FeatureSpace.save writes a '.keras' file. "
+                             f"Received: filepath={filepath!r}")
+        save_model(self, filepath)
+
+    def get_build_config(self):
+        """`{feature: its preprocessor's build config}`, as Keras records it."""
+        return {key: layer.get_build_config() or {}
+                for key, layer in self.preprocessors.items()}
+
+    def build_from_config(self, config):
+        """Builds the preprocessors for a loaded file (their state loads next) and
+        marks the feature space adapted, as Keras does."""
+        if not isinstance(config, dict):
+            raise TypeError("FeatureSpace expects a build config mapping features to their "
+                             f"preprocessors' build configs. Received: config={config!r}")
+        for key, layer_config in config.items():
+            layer = self.preprocessors.get(key)
+            if layer is not None and not layer.built:
+                layer.build_from_config(layer_config)
+        self._is_adapted = True
 
     # ------------------------------------------------------------------ config
     def get_config(self):
