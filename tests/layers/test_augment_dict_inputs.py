@@ -1,6 +1,7 @@
 """The five augmentation layers of issue #18 take Keras's dict inputs: images transformed,
-labels passed through; boxes need a format, and only CLAHE (which moves no pixel) passes
-them through."""
+labels passed through; boxes need a format: CLAHE (which moves no pixel) passes them
+through, RandomPerspective moves them, the others refuse them (as AugMix, RandAugment and
+RandomElasticTransform cannot split a call into Keras's transformation pair)."""
 
 import numpy as np
 import pytest
@@ -46,7 +47,7 @@ def test_symbolic_dicts_and_refused_keys(name, rng):
 
 
 @pytest.mark.parametrize("name", sorted(LAYERS))
-def test_boxes_pass_through_clahe_and_are_refused_by_layers_that_move_pixels(name, rng):
+def test_boxes_pass_clahe_move_with_perspective_and_are_refused_by_the_others(name, rng):
     images = rng.uniform(0, 255, (2, 8, 8, 3)).astype("float32")
     boxes = {"boxes": np.array([[[1.0, 1.0, 5.0, 6.0]]] * 2, "float32"),
              "labels": np.ones((2, 1), "float32")}
@@ -57,6 +58,10 @@ def test_boxes_pass_through_clahe_and_are_refused_by_layers_that_move_pixels(nam
         out = layer(data)
         np.testing.assert_array_equal(out["bounding_boxes"]["boxes"], boxes["boxes"])
         np.testing.assert_array_equal(out["images"], layer(images))
+    elif name == "RandomPerspective":   # checked against Keras in test_bounding_box_layers
+        out = layer(data)
+        assert out["bounding_boxes"]["boxes"].shape == (2, 1, 4)
+        np.testing.assert_array_equal(out["bounding_boxes"]["labels"], boxes["labels"])
     else:
         with pytest.raises(NotImplementedError, match="bounding_boxes"):
             layer(data)

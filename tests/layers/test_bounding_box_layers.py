@@ -58,6 +58,11 @@ def test_given_transformations_match_keras(name):
     size = (GEN.WIDTH, GEN.WIDTH)
     if "flips" in given:
         transformation = {"flips": np.array(given["flips"]), "input_size": size}
+    elif "apply_perspective" in given:
+        transformation = {"apply_perspective": np.array(given["apply_perspective"]),
+                          "start_points": np.array(given["start_points"], "float32"),
+                          "end_points": np.array(given["end_points"], "float32"),
+                          "input_shape": (2, *size, 3)}
     else:
         transformation = {"transforms": layers.RandomShear._shear_matrix(
             np.array(given["shear"])), "input_size": size}
@@ -87,6 +92,8 @@ def _extent(image):
     lambda: layers.RandomFlip(seed=5, bounding_box_format="xyxy"),
     lambda: layers.RandomTranslation((0.25, 0.25), (-0.125, -0.125), interpolation="nearest",
                                      fill_mode="constant", bounding_box_format="xyxy"),
+    lambda: layers.RandomPerspective(factor=(1, 1), scale=0.6, seed=4, interpolation="nearest",
+                                     bounding_box_format="xyxy"),
 ])
 def test_boxes_follow_the_pixels(make):
     # Keras's crop_to_aspect_ratio boxes are offset from its own image crop (it floors the
@@ -208,3 +215,17 @@ def test_keras_configs_load_with_their_box_format(name):
     config = layer.get_config()
     for key, value in KERAS_CONFIGS[name].items():
         assert config[key] == value, key
+
+
+def test_perspective_boxes_come_back_in_the_layer_format():
+    given = GEN.GIVEN["perspective_strong"][2]
+    size = (GEN.WIDTH, GEN.WIDTH)
+    transformation = {"apply_perspective": np.array(given["apply_perspective"]),
+                      "start_points": np.array(given["start_points"], "float32"),
+                      "end_points": np.array(given["end_points"], "float32"),
+                      "input_shape": (2, *size, 3)}
+    layer = layers.RandomPerspective(bounding_box_format="rel_yxyx")
+    boxes = bb.convert_format(BOXES, "xyxy", "rel_yxyx", *size)
+    out = layer.transform_bounding_boxes({"boxes": boxes, "labels": LABELS}, transformation)
+    np.testing.assert_allclose(bb.convert_format(out["boxes"], "rel_yxyx", "xyxy", *size),
+                               KERAS["perspective_strong/boxes"], atol=1e-4)

@@ -150,8 +150,9 @@ class _ImageLayer(Layer):
 
     A layer that moves pixels takes bounding boxes by providing Keras's
     `get_random_transformation` and `transform_images` and a
-    `_box_matrices(transformation)` and `_move_pixels(images, transformation,
-    interpolation)` (see `bounding_box_inputs`); one that only changes their
+    `_move_pixels(images, transformation, interpolation)`, and either an affine
+    `_box_matrices(transformation)` (see `bounding_box_inputs`) or its own
+    `transform_bounding_boxes` (a perspective warp); one that only changes their
     values sets `_keeps_boxes`. Either then accepts `{"images": ...,
     "bounding_boxes": ..., "segmentation_masks": ...}` in eager calls.
     """
@@ -182,7 +183,7 @@ class _ImageLayer(Layer):
         batched = bounding_box_inputs.check_data(self, data)
         if "segmentation_masks" in data:
             bounding_box_inputs.check_masks(self, data["segmentation_masks"], data["images"])
-        if not hasattr(self, "_box_matrices"):
+        if not hasattr(self, "_move_pixels"):
             extras = sorted({"bounding_boxes", "segmentation_masks"} & set(data))
             if extras and not self._keeps_boxes:
                 raise NotImplementedError(f"{type(self).__name__} does not transform {extras}. "

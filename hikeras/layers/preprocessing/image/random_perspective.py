@@ -3,6 +3,8 @@
 import numpy as np
 
 from .... import ops
+from ....ops.image_geometry import homography
+from ....utils import bounding_boxes as bb
 from .base_image_layer import (
     _INTERPOLATIONS,
     _is_number,
@@ -28,7 +30,10 @@ class RandomPerspective(_RandomImageLayer):
     never moves), and resamples the image through the homography between the
     two quads; points from outside the image read `fill_value`. Outside
     training the layer is the identity. Outputs are floats, differentiable
-    with respect to the images.
+    with respect to the images. Given Keras's dict of `"images"`,
+    `"bounding_boxes"` and `"segmentation_masks"`, each box is replaced by the
+    box around its warped corners, clipped to the image, and the masks are
+    warped with the images.
 
     `get_random_transformation` and `transform_images` split a call in two,
     as in Keras: the first draws the transformation (a dict with
@@ -89,6 +94,9 @@ class RandomPerspective(_RandomImageLayer):
 
     def transform_images(self, images, transformation, training=True):
         """`images` warped by `transformation` (from `get_random_transformation`)."""
+        return self._move_pixels(images, transformation, self.interpolation, training)
+
+    def _move_pixels(self, images, transformation, interpolation, training=True):
         images = _to_float(self, images)
         _spatial_axes(self, images.shape)
         if not training or transformation is None:
@@ -97,11 +105,36 @@ class RandomPerspective(_RandomImageLayer):
         batch = ops.expand_dims(images, 0) if single else images
         warped = ops.image.perspective_transform(
             batch, transformation["start_points"], transformation["end_points"],
-            interpolation=self.interpolation, fill_value=self.fill_value,
+            interpolation=interpolation, fill_value=self.fill_value,
             data_format=self.data_format)
         apply = np.asarray(transformation["apply_perspective"]).reshape(-1, 1, 1, 1)
         out = ops.where(apply, warped, batch)
         return ops.squeeze(out, 0) if single else out
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        """Each box becomes the box around its four corners carried through the warp,
+        clipped to the image, as in Keras (boxes of images left unwarped stay)."""
+        if not training or transformation is None:
+            return bounding_boxes
+        shape = transformation["input_shape"]
+        height_axis, width_axis = _spatial_axes(self, shape)
+        size = (shape[height_axis], shape[width_axis])
+        fmt = self.bounding_box_format
+        boxes = bb.convert_format(bounding_boxes["boxes"], fmt, "xyxy", *size)
+        # `homography` maps output pixels to the input points they read; boxes go forward.
+        sampling = homography(transformation["start_points"], transformation["end_points"])
+        forward = np.linalg.inv(np.concatenate([sampling, np.ones((len(sampling), 1))],
+                                               axis=-1).reshape(-1, 3, 3))
+        x0, y0, x1, y1 = (boxes[..., i].astype("float64") for i in range(4))
+        corners = np.stack([np.stack([x, y, np.ones_like(x)], axis=-1)
+                            for x, y in ((x0, y0), (x1, y1), (x0, y1), (x1, y0))], axis=-2)
+        moved = np.einsum("bij,bnkj->bnki", forward, corners)
+        points = moved[..., :2] / moved[..., 2:]
+        warped = np.concatenate([points.min(axis=-2), points.max(axis=-2)], axis=-1)
+        apply = np.asarray(transformation["apply_perspective"]).reshape(-1, 1, 1)
+        boxes = np.where(apply, warped, boxes).astype("float32")
+        clipped = bb.clip_to_image_size(dict(bounding_boxes, boxes=boxes), *size)
+        return bb.convert_format(clipped, "xyxy", fmt, *size)
 
     def _augment(self, images):
         return self.transform_images(images, self.get_random_transformation(images))
