@@ -1,0 +1,195 @@
+"""`lstm_sequence` with its whole time loop compiled, forward and backward.
+
+The numpy kernel (`numpy_backend/recurrent_lstm.py`) makes about eight numpy
+calls per forward step and five per backward step, each on a small
+`(units, batch)` block, so Python overhead is most of its loop. Here each
+thread runs all steps of its batch block (`_recurrent_blocks`) in compiled
+code: per step one `sgemm` for the pre-activations and one fused pass for the
+gates, with the vectorising `exp32` of `_fast_exp`.
+
+The layout and the residual are the numpy kernel's (gate order o, i, f, g;
+`buf` of gates and cell states, `tc = tanh(c)`), except that the step
+operands `[h_{s-1}; x_s; 1]` live in one `(H + D + 1, T + 1, B)` array,
+`hxt`, and the residual holds its `(T + 1, H + D + 1, B)` transposed view, as
+numpy's has. One product then gives each step's pre-activations,
+`[recurrent_kernel.T | kernel.T | bias] @ hxt[:, s]`, and after the backward
+loop the kernel gradients of all steps are one product with `hxt` seen as a
+`(H + D + 1, T * B)` matrix. The numpy VJP works on this residual too; the
+compiled VJP takes only residuals in this layout.
+
+Covered: float32, the default activations (tanh, sigmoid), no masks, no
+recurrent dropout; both directions and either output. Everything else, and
+numpy builds without an OpenBLAS `sgemm` to call, runs the numpy kernel.
+"""
+
+import numpy as np
+
+from ..numpy_backend import recurrent_common as rc
+from ..numpy_backend.blas_threads import single_threaded_blas
+from ..numpy_backend.recurrent_lstm import _INVERSE, _internal_weights
+from . import _cblas
+from ._cblas import NO_TRANS, ROW_MAJOR, sgemm
+from ._fast_exp import sigmoid_of_negated, tanh32
+from ._jit import jit, prange
+from ._recurrent_blocks import BLOCK, blocks, product_in_parts
+from ._registry import override, override_vjp
+
+_FLOAT = 4
+_ONE, _TWO = np.float32(1.0), np.float32(2.0)
+
+
+@jit(parallel=True)
+def _forward(weights, hxt, buf, tc):
+    """Runs all steps; `weights` `(4H, H + D + 1)` has the `exp` factors -1/-2 folded in."""
+    rows, steps_1, batch = hxt.shape
+    units = tc.shape[1]
+    h4 = 4 * units
+    for block in prange(blocks(batch)):
+        j0 = block * BLOCK
+        j1 = min(j0 + BLOCK, batch)
+        for s in range(steps_1 - 1):
+            sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h4, j1 - j0, rows, 1.0,
+                  weights.ctypes.data, rows, hxt.ctypes.data + (s * batch + j0) * _FLOAT,
+                  steps_1 * batch, 0.0, buf.ctypes.data + (s * 5 * units * batch + j0) * _FLOAT,
+                  batch)
+            z, c_prev, c_next = buf[s], buf[s, h4:], buf[s + 1, h4:]
+            for r in range(units):
+                zo, zi, zf, zg = z[r], z[units + r], z[2 * units + r], z[3 * units + r]
+                cp, cn, t, h = c_prev[r], c_next[r], tc[s, r], hxt[r, s + 1]
+                for j in range(j0, j1):
+                    o = sigmoid_of_negated(zo[j])
+                    i = sigmoid_of_negated(zi[j])
+                    f = sigmoid_of_negated(zf[j])
+                    g = _TWO * sigmoid_of_negated(zg[j]) - _ONE
+                    zo[j], zi[j], zf[j], zg[j] = o, i, f, g
+                    c = f * cp[j] + i * g
+                    cn[j] = c
+                    tanh_c = tanh32(c)
+                    t[j] = tanh_c
+                    h[j] = o * tanh_c
+
+
+@jit(parallel=True)
+def _backward(u, buf, tc, g_steps, dh_in, dc_in, dz, dh_out, dc_out):
+    """Runs all steps in reverse, writing the gate gradients of step `s` to `dz[:, s]`.
+
+    `u` `(H, 4H)` is the internal-order recurrent kernel; `g_steps` the output
+    gradients per step `(T, H, B)` (or `(0, H, B)` when only the last output
+    has one, already in `dh_in`).
+    """
+    steps, units, batch = tc.shape
+    h4 = 4 * units
+    for block in prange(blocks(batch)):
+        j0 = block * BLOCK
+        j1 = min(j0 + BLOCK, batch)
+        width = j1 - j0
+        dh = np.empty((units, width), np.float32)
+        dc = np.empty((units, width), np.float32)
+        dh[:] = dh_in[:, j0:j1]
+        dc[:] = dc_in[:, j0:j1]
+        for s in range(steps - 1, -1, -1):
+            if g_steps.shape[0]:
+                dh += g_steps[s, :, j0:j1]
+            gates = buf[s]
+            for r in range(units):
+                o, i, f, g = gates[r], gates[units + r], gates[2 * units + r], gates[3 * units + r]
+                cp, t = gates[h4 + r], tc[s, r]
+                dzo, dzi, dzf, dzg = dz[r, s], dz[units + r, s], dz[2 * units + r, s], dz[
+                    3 * units + r, s]
+                dh_r, dc_r = dh[r], dc[r]
+                for k in range(width):
+                    j = j0 + k
+                    dh_j, t_j, o_j, i_j, f_j, g_j = dh_r[k], t[j], o[j], i[j], f[j], g[j]
+                    dcs = dc_r[k] + dh_j * o_j * (_ONE - t_j * t_j)
+                    dzo[j] = dh_j * t_j * o_j * (_ONE - o_j)
+                    dzi[j] = dcs * g_j * i_j * (_ONE - i_j)
+                    dzf[j] = dcs * cp[j] * f_j * (_ONE - f_j)
+                    dzg[j] = dcs * i_j * (_ONE - g_j * g_j)
+                    dc_r[k] = dcs * f_j
+            sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, units, width, h4, 1.0, u.ctypes.data, h4,
+                  dz.ctypes.data + (s * batch + j0) * _FLOAT, steps * batch, 0.0,
+                  dh.ctypes.data, width)
+        dh_out[:, j0:j1] = dh
+        dc_out[:, j0:j1] = dc
+
+
+def _covered(x, kernel, recurrent_kernel, bias, mask, recurrent_mask, activation,
+             recurrent_activation):
+    arrays = [a for a in (x, kernel, recurrent_kernel, bias) if a is not None]
+    return (_cblas.AVAILABLE and mask is None and recurrent_mask is None
+            and activation == "tanh" and recurrent_activation == "sigmoid"
+            and all(np.asarray(a).dtype == np.float32 for a in arrays)
+            and x.shape[0] > 0 and x.shape[1] > 0)
+
+
+@override("lstm_sequence")
+def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
+                  recurrent_mask=None, *, go_backwards=False, return_sequences=True,
+                  zero_output_for_mask=False, activation="tanh",
+                  recurrent_activation="sigmoid"):
+    """The numpy kernel's op, compiled (see the module docstring for what is covered)."""
+    if not _covered(x, kernel, recurrent_kernel, bias, mask, recurrent_mask, activation,
+                    recurrent_activation):
+        return NotImplemented
+    batch, steps, inputs = x.shape
+    units = recurrent_kernel.shape[0]
+    w, u, state_kernel, input_kernel = _internal_weights(kernel, recurrent_kernel, bias, True)
+    weights = np.concatenate([state_kernel, input_kernel], axis=1)
+    hxt = np.empty((units + inputs + 1, steps + 1, batch), np.float32)
+    hxt[:units, 0] = h0.T
+    xs = x.transpose(2, 1, 0)
+    hxt[units:-1, :steps] = xs[:, ::-1] if go_backwards else xs
+    hxt[-1] = 1
+    buf = np.empty((steps + 1, 5 * units, batch), np.float32)
+    buf[0, 4 * units:] = c0.T
+    tc = np.empty((steps, units, batch), np.float32)
+    with single_threaded_blas():
+        _forward(weights, hxt, buf, tc)
+    hx = hxt.transpose(1, 0, 2)
+    out = rc.sequence_output(hx[:, :units], None, return_sequences)
+    residual = (hx, buf, tc, w, u, None, None, None)
+    return (out, hx[-1, :units].T, buf[-1, 4 * units:].T), residual
+
+
+@override_vjp("lstm_sequence")
+def _lstm_sequence_vjp(node, grads):
+    hx, buf, tc, w, u, masks, weights, recurrent_mask = node.residual
+    hxt = hx.transpose(1, 0, 2)
+    if (masks is not None or recurrent_mask is not None or not hxt.flags.c_contiguous
+            or any(g.dtype != np.float32 for g in grads)):
+        return NotImplemented      # a residual of the numpy kernel's
+    g_out, g_h, g_c = grads
+    attrs = node.attrs
+    steps, units, batch = tc.shape
+    inputs = w.shape[0]
+    g_steps, g_last = rc.output_gradient(g_out, None, attrs.get("return_sequences", True), steps)
+    dh = np.ascontiguousarray(g_h.T)
+    if g_last is not None:
+        dh = dh + g_last
+    if g_steps is None:
+        g_steps = np.empty((0, units, batch), np.float32)
+    dc = np.ascontiguousarray(g_c.T)
+    dz = np.empty((4 * units, steps, batch), np.float32)
+    dh0, dc0 = np.empty_like(dh), np.empty_like(dc)
+    dx = dkernel = drec = dbias = None
+    with single_threaded_blas():
+        _backward(np.ascontiguousarray(u), buf, tc, g_steps, dh, dc, dz, dh0, dc0)
+        if rc.needs(node, 0):
+            dx = np.empty((steps, batch, inputs), np.float32)
+            # dx (T * B, D) = dz^T (T * B, 4H) @ w^T (4H, D)
+            product_in_parts(True, dz, steps * batch, True, np.ascontiguousarray(w), 4 * units,
+                             dx, steps * batch, inputs, 4 * units)
+            dx = (dx[::-1] if attrs.get("go_backwards", False) else dx).transpose(1, 0, 2)
+        if rc.needs(node, 3, 4, 5):
+            rows = hxt.shape[0]
+            sums = np.empty((4 * units, rows), np.float32)
+            # sums (4H, H + D + 1) = dz (4H, T * B) @ hxt[:, :T]^T
+            product_in_parts(False, dz, steps * batch, True, hxt, (steps + 1) * batch,
+                             sums, 4 * units, rows, steps * batch)
+            sums = sums.T              # rows: recurrent kernel, kernel, bias
+            drec = rc.permute_blocks(sums[:units], _INVERSE)
+            dkernel = rc.permute_blocks(sums[units:units + inputs], _INVERSE)
+            dbias = rc.permute_blocks(sums[-1], _INVERSE) if rc.needs(node, 5) else None
+    result = (dx, dh0.T if rc.needs(node, 1) else None, dc0.T if rc.needs(node, 2) else None,
+              dkernel, drec, dbias, None, None)
+    return result[:len(node.input_refs)]
