@@ -48,10 +48,8 @@ def _float_from_bits(typingctx, bits):
 @inline
 def exp32(x):
     """`exp(x)` for float32 `x`, to about 2 ulp (see the module docstring for the range)."""
-    if x < _LOW:
-        x = _LOW
-    if x > _HIGH:
-        x = _HIGH
+    x = max(x, _LOW)
+    x = min(x, _HIGH)
     n = np.floor(x * _LOG2E + _HALF)
     r = x - n * _LN2_HI - n * _LN2_LO
     p = _ONE + r * (_ONE + r * (_C2 + r * (_C3 + r * (_C4 + r * (_C5 + r * (_C6 + r * _C7))))))
