@@ -12,10 +12,11 @@ The layout and the residual are the numpy kernel's (gate order o, i, f, g;
 operands `[h_{s-1}; x_s; 1]` live in one `(H + D + 1, T + 1, B)` array,
 `hxt`, and the residual holds its `(T + 1, H + D + 1, B)` transposed view, as
 numpy's has. One product then gives each step's pre-activations,
-`[recurrent_kernel.T | kernel.T | bias] @ hxt[:, s]`, and after the backward
-loop the kernel gradients of all steps are one product with `hxt` seen as a
-`(H + D + 1, T * B)` matrix. The numpy VJP works on this residual too; the
-compiled VJP takes only residuals in this layout.
+`[recurrent_kernel.T | kernel.T] @ hxt[:H + D, s]` (the gate pass adds the
+bias), and after the backward loop the kernel gradients of all steps are one
+product with `hxt[:H + D]` seen as a `(H + D, T * B)` matrix. The numpy VJP
+works on this residual too; the compiled VJP takes only residuals in this
+layout.
 
 Covered: float32, the default activations (tanh, sigmoid), no masks, no
 recurrent dropout; both directions and either output. Everything else, and
@@ -39,9 +40,14 @@ _ONE, _TWO = np.float32(1.0), np.float32(2.0)
 
 
 @jit(parallel=True)
-def _forward(weights, hxt, buf, tc):
-    """Runs all steps; `weights` `(4H, H + D + 1)` has the `exp` factors -1/-2 folded in."""
-    rows, steps_1, batch = hxt.shape
+def _forward(weights, bias, hxt, buf, tc):
+    """Runs all steps.
+
+    `weights` `(4H, H + D)` and `bias` `(4H,)` have the `exp` factors -1/-2
+    folded in; the product leaves out the row of ones of `hxt` (an odd
+    dimension costs OpenBLAS up to twice the time), the gate pass adds the bias.
+    """
+    rows, steps_1, batch = weights.shape[1], hxt.shape[1], hxt.shape[2]
     units = tc.shape[1]
     h4 = 4 * units
     for block in prange(blocks(batch)):
@@ -54,15 +60,16 @@ def _forward(weights, hxt, buf, tc):
                   batch)
             # Row slices of the block, indexed from 0: that lets LLVM vectorise the loop.
             for r in range(units):
+                bo, bi, bf, bg = bias[r], bias[units + r], bias[2 * units + r], bias[3 * units + r]
                 zo, zi = buf[s, r, j0:j1], buf[s, units + r, j0:j1]
                 zf, zg = buf[s, 2 * units + r, j0:j1], buf[s, 3 * units + r, j0:j1]
                 c_prev, c_next = buf[s, h4 + r, j0:j1], buf[s + 1, h4 + r, j0:j1]
                 t, h = tc[s, r, j0:j1], hxt[r, s + 1, j0:j1]
                 for j in range(j1 - j0):
-                    o = sigmoid_of_negated(zo[j])
-                    i = sigmoid_of_negated(zi[j])
-                    f = sigmoid_of_negated(zf[j])
-                    g = _TWO * sigmoid_of_negated(zg[j]) - _ONE
+                    o = sigmoid_of_negated(zo[j] + bo)
+                    i = sigmoid_of_negated(zi[j] + bi)
+                    f = sigmoid_of_negated(zf[j] + bf)
+                    g = _TWO * sigmoid_of_negated(zg[j] + bg) - _ONE
                     zo[j], zi[j], zf[j], zg[j] = o, i, f, g
                     c = f * c_prev[j] + i * g
                     c_next[j] = c
@@ -135,7 +142,7 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
     batch, steps, inputs = x.shape
     units = recurrent_kernel.shape[0]
     w, u, state_kernel, input_kernel = _internal_weights(kernel, recurrent_kernel, bias, True)
-    weights = np.concatenate([state_kernel, input_kernel], axis=1)
+    weights = np.concatenate([state_kernel, input_kernel[:, :-1]], axis=1)
     hxt = np.empty((units + inputs + 1, steps + 1, batch), np.float32)
     hxt[:units, 0] = h0.T
     xs = x.transpose(2, 1, 0)
@@ -145,7 +152,7 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
     buf[0, 4 * units:] = c0.T
     tc = np.empty((steps, units, batch), np.float32)
     with single_threaded_blas():
-        _forward(weights, hxt, buf, tc)
+        _forward(weights, np.ascontiguousarray(input_kernel[:, -1]), hxt, buf, tc)
     hx = hxt.transpose(1, 0, 2)
     out = rc.sequence_output(hx[:, :units], None, return_sequences)
     residual = (hx, buf, tc, w, u, None, None, None)
@@ -182,15 +189,16 @@ def _lstm_sequence_vjp(node, grads):
                              dx, steps * batch, inputs, 4 * units)
             dx = (dx[::-1] if attrs.get("go_backwards", False) else dx).transpose(1, 0, 2)
         if rc.needs(node, 3, 4, 5):
-            rows = hxt.shape[0]
+            rows = units + inputs
             sums = np.empty((4 * units, rows), np.float32)
-            # sums (4H, H + D + 1) = dz (4H, T * B) @ hxt[:, :T]^T
+            # sums (4H, H + D) = dz (4H, T * B) @ hxt[:H + D, :T]^T (without the row of ones)
             product_in_parts(False, dz, steps * batch, True, hxt, (steps + 1) * batch,
                              sums, 4 * units, rows, steps * batch)
-            sums = sums.T              # rows: recurrent kernel, kernel, bias
+            sums = sums.T              # rows: recurrent kernel, kernel
             drec = rc.permute_blocks(sums[:units], _INVERSE)
-            dkernel = rc.permute_blocks(sums[units:units + inputs], _INVERSE)
-            dbias = rc.permute_blocks(sums[-1], _INVERSE) if rc.needs(node, 5) else None
+            dkernel = rc.permute_blocks(sums[units:], _INVERSE)
+            if rc.needs(node, 5):
+                dbias = rc.permute_blocks(dz.reshape(4 * units, -1).sum(axis=1), _INVERSE)
     result = (dx, dh0.T if rc.needs(node, 1) else None, dc0.T if rc.needs(node, 2) else None,
               dkernel, drec, dbias, None, None)
     return result[:len(node.input_refs)]
