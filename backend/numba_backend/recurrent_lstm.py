@@ -18,9 +18,10 @@ product with `hxt[:H + D]` seen as a `(H + D, T * B)` matrix. The numpy VJP
 works on this residual too; the compiled VJP takes only residuals in this
 layout.
 
-Covered: float32, the default activations (tanh, sigmoid), no masks, no
-recurrent dropout; both directions and either output. Everything else, and
-numpy builds without an OpenBLAS `sgemm` to call, runs the numpy kernel.
+Covered: float32 with the default activations (tanh, sigmoid), with or
+without masks and recurrent dropout, both directions, either output. Other
+dtypes and activations, and numpy builds without an OpenBLAS `sgemm` to
+call, run the numpy kernel.
 """
 
 import numpy as np
@@ -40,12 +41,14 @@ _ONE, _TWO = np.float32(1.0), np.float32(2.0)
 
 
 @jit(parallel=True)
-def _forward(weights, bias, hxt, buf, tc):
+def _forward(weights, bias, rmask, keep, hxt, buf, tc):
     """Runs all steps.
 
     `weights` `(4H, H + D)` and `bias` `(4H,)` have the `exp` factors -1/-2
     folded in; the product leaves out the row of ones of `hxt` (an odd
     dimension costs OpenBLAS up to twice the time), the gate pass adds the bias.
+    `rmask` `(H, B)` multiplies `h_{s-1}` in the product (recurrent dropout);
+    `keep` `(T, B)` holds the mask (0 keeps the states). Either is empty when absent.
     """
     rows, steps_1, batch = weights.shape[1], hxt.shape[1], hxt.shape[2]
     units = tc.shape[1]
@@ -53,11 +56,19 @@ def _forward(weights, bias, hxt, buf, tc):
     for block in prange(blocks(batch)):
         j0 = block * BLOCK
         j1 = min(j0 + BLOCK, batch)
+        width = j1 - j0
+        # with recurrent dropout the product's operand is a copy with masked states
+        operand = np.empty((rows, width if rmask.shape[0] else 0), np.float32)
         for s in range(steps_1 - 1):
-            sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h4, j1 - j0, rows, 1.0,
-                  weights.ctypes.data, rows, hxt.ctypes.data + (s * batch + j0) * _FLOAT,
-                  steps_1 * batch, 0.0, buf.ctypes.data + (s * 5 * units * batch + j0) * _FLOAT,
-                  batch)
+            if rmask.shape[0]:
+                operand[:units] = hxt[:units, s, j0:j1] * rmask[:, j0:j1]
+                operand[units:] = hxt[units:rows, s, j0:j1]
+                b_data, ldb = operand.ctypes.data, width
+            else:
+                b_data, ldb = hxt.ctypes.data + (s * batch + j0) * _FLOAT, steps_1 * batch
+            sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h4, width, rows, 1.0, weights.ctypes.data,
+                  rows, b_data, ldb, 0.0,
+                  buf.ctypes.data + (s * 5 * units * batch + j0) * _FLOAT, batch)
             # Row slices of the block, indexed from 0: that lets LLVM vectorise the loop.
             for r in range(units):
                 bo, bi, bf, bg = bias[r], bias[units + r], bias[2 * units + r], bias[3 * units + r]
@@ -65,7 +76,7 @@ def _forward(weights, bias, hxt, buf, tc):
                 zf, zg = buf[s, 2 * units + r, j0:j1], buf[s, 3 * units + r, j0:j1]
                 c_prev, c_next = buf[s, h4 + r, j0:j1], buf[s + 1, h4 + r, j0:j1]
                 t, h = tc[s, r, j0:j1], hxt[r, s + 1, j0:j1]
-                for j in range(j1 - j0):
+                for j in range(width):
                     o = sigmoid_of_negated(zo[j] + bo)
                     i = sigmoid_of_negated(zi[j] + bi)
                     f = sigmoid_of_negated(zf[j] + bf)
@@ -76,15 +87,21 @@ def _forward(weights, bias, hxt, buf, tc):
                     tanh_c = tanh32(c)
                     t[j] = tanh_c
                     h[j] = o * tanh_c
+                if keep.shape[0]:    # masked steps keep the states
+                    kept, h_prev = keep[s, j0:j1], hxt[r, s, j0:j1]
+                    for j in range(width):
+                        if kept[j] == 0:
+                            c_next[j], h[j] = c_prev[j], h_prev[j]
 
 
 @jit(parallel=True)
-def _backward(u, buf, tc, g_steps, dh_in, dc_in, dz, dh_out, dc_out):
+def _backward(u, buf, tc, g_steps, rmask, keep, dh_in, dc_in, dz, dh_out, dc_out):
     """Runs all steps in reverse, writing the gate gradients of step `s` to `dz[:, s]`.
 
     `u` `(H, 4H)` is the internal-order recurrent kernel; `g_steps` the output
     gradients per step `(T, H, B)` (or `(0, H, B)` when only the last output
-    has one, already in `dh_in`).
+    has one, already in `dh_in`); `rmask` and `keep` as for `_forward`. A
+    masked step has zero gate gradients and passes `dh` and `dc` through.
     """
     steps, units, batch = tc.shape
     h4 = 4 * units
@@ -94,6 +111,8 @@ def _backward(u, buf, tc, g_steps, dh_in, dc_in, dz, dh_out, dc_out):
         width = j1 - j0
         dh = np.empty((units, width), np.float32)
         dc = np.empty((units, width), np.float32)
+        dh_next = np.empty((units, width), np.float32)
+        ones = np.ones(width, np.float32)
         dh[:] = dh_in[:, j0:j1]
         dc[:] = dc_in[:, j0:j1]
         for s in range(steps - 1, -1, -1):
@@ -106,28 +125,51 @@ def _backward(u, buf, tc, g_steps, dh_in, dc_in, dz, dh_out, dc_out):
                 dzo, dzi = dz[r, s, j0:j1], dz[units + r, s, j0:j1]
                 dzf, dzg = dz[2 * units + r, s, j0:j1], dz[3 * units + r, s, j0:j1]
                 dh_r, dc_r = dh[r], dc[r]
+                kept = keep[s, j0:j1] if keep.shape[0] else ones
                 for k in range(width):
-                    dh_k, t_k, o_k, i_k, f_k, g_k = dh_r[k], t[k], o[k], i[k], f[k], g[k]
+                    # m = 0 on a masked step: no gate gradients, dc passes through
+                    m, dh_k, t_k, o_k = kept[k], dh_r[k], t[k], o[k]
+                    i_k, f_k, g_k = i[k], f[k], g[k]
+                    dh_k *= m
                     dcs = dc_r[k] + dh_k * o_k * (_ONE - t_k * t_k)
+                    dcm = dcs * m
                     dzo[k] = dh_k * t_k * o_k * (_ONE - o_k)
-                    dzi[k] = dcs * g_k * i_k * (_ONE - i_k)
-                    dzf[k] = dcs * c_prev[k] * f_k * (_ONE - f_k)
-                    dzg[k] = dcs * i_k * (_ONE - g_k * g_k)
-                    dc_r[k] = dcs * f_k
+                    dzi[k] = dcm * g_k * i_k * (_ONE - i_k)
+                    dzf[k] = dcm * c_prev[k] * f_k * (_ONE - f_k)
+                    dzg[k] = dcm * i_k * (_ONE - g_k * g_k)
+                    dc_r[k] = dcs * (m * f_k + (_ONE - m))
             sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, units, width, h4, 1.0, u.ctypes.data, h4,
                   dz.ctypes.data + (s * batch + j0) * _FLOAT, steps * batch, 0.0,
-                  dh.ctypes.data, width)
+                  dh_next.ctypes.data, width)
+            if rmask.shape[0]:
+                dh_next *= rmask[:, j0:j1]
+            if keep.shape[0]:    # a masked step passes dh through
+                kept = keep[s, j0:j1]
+                for r in range(units):
+                    for k in range(width):
+                        if kept[k] == 0:
+                            dh_next[r, k] = dh[r, k]
+            dh, dh_next = dh_next, dh
         dh_out[:, j0:j1] = dh
         dc_out[:, j0:j1] = dc
 
 
-def _covered(x, kernel, recurrent_kernel, bias, mask, recurrent_mask, activation,
-             recurrent_activation):
+def _covered(x, kernel, recurrent_kernel, bias, activation, recurrent_activation):
     arrays = [a for a in (x, kernel, recurrent_kernel, bias) if a is not None]
-    return (_cblas.AVAILABLE and mask is None and recurrent_mask is None
-            and activation == "tanh" and recurrent_activation == "sigmoid"
+    return (_cblas.AVAILABLE and activation == "tanh" and recurrent_activation == "sigmoid"
             and all(np.asarray(a).dtype == np.float32 for a in arrays)
             and x.shape[0] > 0 and x.shape[1] > 0)
+
+
+def _columns(a, batch, transpose=False):
+    """A per-column factor array as C-contiguous float32 `(rows, B)`, or `(0, B)` for None.
+
+    `transpose` for `(B, H)` recurrent-dropout factors; else `(T, 1, B)` step masks.
+    """
+    if a is None:
+        return np.empty((0, batch), np.float32)
+    a = np.asarray(a, np.float32)
+    return np.ascontiguousarray(a.T if transpose else a[:, 0, :])
 
 
 @override("lstm_sequence")
@@ -136,13 +178,12 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
                   zero_output_for_mask=False, activation="tanh",
                   recurrent_activation="sigmoid"):
     """The numpy kernel's op, compiled (see the module docstring for what is covered)."""
-    if not _covered(x, kernel, recurrent_kernel, bias, mask, recurrent_mask, activation,
-                    recurrent_activation):
+    if not _covered(x, kernel, recurrent_kernel, bias, activation, recurrent_activation):
         return NotImplemented
     batch, steps, inputs = x.shape
     units = recurrent_kernel.shape[0]
     w, u, state_kernel, input_kernel = _internal_weights(kernel, recurrent_kernel, bias, True)
-    weights = np.concatenate([state_kernel, input_kernel[:, :-1]], axis=1)
+    step_kernel = np.concatenate([state_kernel, input_kernel[:, :-1]], axis=1)
     hxt = np.empty((units + inputs + 1, steps + 1, batch), np.float32)
     hxt[:units, 0] = h0.T
     xs = x.transpose(2, 1, 0)
@@ -151,26 +192,30 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
     buf = np.empty((steps + 1, 5 * units, batch), np.float32)
     buf[0, 4 * units:] = c0.T
     tc = np.empty((steps, units, batch), np.float32)
+    masks = rc.step_masks(mask, go_backwards, np.float32)
     with single_threaded_blas():
-        _forward(weights, np.ascontiguousarray(input_kernel[:, -1]), hxt, buf, tc)
+        _forward(step_kernel, np.ascontiguousarray(input_kernel[:, -1]),
+                 _columns(recurrent_mask, batch, transpose=True), _columns(masks, batch),
+                 hxt, buf, tc)
     hx = hxt.transpose(1, 0, 2)
-    out = rc.sequence_output(hx[:, :units], None, return_sequences)
-    residual = (hx, buf, tc, w, u, None, None, None)
+    weights = None if masks is None else rc.output_weights(masks, zero_output_for_mask)
+    out = rc.sequence_output(hx[:, :units], weights, return_sequences)
+    residual = (hx, buf, tc, w, u, masks, weights, recurrent_mask)
     return (out, hx[-1, :units].T, buf[-1, 4 * units:].T), residual
 
 
 @override_vjp("lstm_sequence")
 def _lstm_sequence_vjp(node, grads):
-    hx, buf, tc, w, u, masks, _weights, recurrent_mask = node.residual
+    hx, buf, tc, w, u, masks, weights, recurrent_mask = node.residual
     hxt = hx.transpose(1, 0, 2)
-    if (masks is not None or recurrent_mask is not None or not hxt.flags.c_contiguous
-            or any(g.dtype != np.float32 for g in grads)):
+    if not hxt.flags.c_contiguous or any(g.dtype != np.float32 for g in grads):
         return NotImplemented      # a residual of the numpy kernel's
     g_out, g_h, g_c = grads
     attrs = node.attrs
     steps, units, batch = tc.shape
     inputs = w.shape[0]
-    g_steps, g_last = rc.output_gradient(g_out, None, attrs.get("return_sequences", True), steps)
+    g_steps, g_last = rc.output_gradient(g_out, weights, attrs.get("return_sequences", True),
+                                         steps)
     dh = np.ascontiguousarray(g_h.T)
     if g_last is not None:
         dh = dh + g_last
@@ -180,8 +225,10 @@ def _lstm_sequence_vjp(node, grads):
     dz = np.empty((4 * units, steps, batch), np.float32)
     dh0, dc0 = np.empty_like(dh), np.empty_like(dc)
     dx = dkernel = drec = dbias = None
+    rmask = _columns(recurrent_mask, batch, transpose=True)
     with single_threaded_blas():
-        _backward(np.ascontiguousarray(u), buf, tc, g_steps, dh, dc, dz, dh0, dc0)
+        _backward(np.ascontiguousarray(u), buf, tc, g_steps, rmask, _columns(masks, batch),
+                  dh, dc, dz, dh0, dc0)
         if rc.needs(node, 0):
             dx = np.empty((steps, batch, inputs), np.float32)
             # dx (T * B, D) = dz^T (T * B, 4H) @ w^T (4H, D)
@@ -190,9 +237,13 @@ def _lstm_sequence_vjp(node, grads):
             dx = (dx[::-1] if attrs.get("go_backwards", False) else dx).transpose(1, 0, 2)
         if rc.needs(node, 3, 4, 5):
             rows = units + inputs
+            operand, ld = hxt, (steps + 1) * batch
+            if rmask.shape[0]:    # the product's operand had the masked states
+                operand, ld = hxt[:rows, :steps].copy(), steps * batch
+                operand[:units] *= rmask[:, None, :]
             sums = np.empty((4 * units, rows), np.float32)
             # sums (4H, H + D) = dz (4H, T * B) @ hxt[:H + D, :T]^T (without the row of ones)
-            product_in_parts(False, dz, steps * batch, True, hxt, (steps + 1) * batch,
+            product_in_parts(False, dz, steps * batch, True, operand, ld,
                              sums, 4 * units, rows, steps * batch)
             sums = sums.T              # rows: recurrent kernel, kernel
             drec = rc.permute_blocks(sums[:units], _INVERSE)
