@@ -224,6 +224,7 @@ def _lstm_sequence_vjp(node, grads):
     dc = np.ascontiguousarray(g_c.T)
     dz = np.empty((4 * units, steps, batch), np.float32)
     dh0, dc0 = np.empty_like(dh), np.empty_like(dc)
+    dz_matrix = dz.reshape(4 * units, -1)
     dx = dkernel = drec = dbias = None
     rmask = _columns(recurrent_mask, batch, transpose=True)
     with single_threaded_blas():
@@ -232,24 +233,24 @@ def _lstm_sequence_vjp(node, grads):
         if rc.needs(node, 0):
             dx = np.empty((steps, batch, inputs), np.float32)
             # dx (T * B, D) = dz^T (T * B, 4H) @ w^T (4H, D)
-            product_in_parts(True, dz, steps * batch, True, np.ascontiguousarray(w), 4 * units,
-                             dx, steps * batch, inputs, 4 * units)
+            product_in_parts(True, dz_matrix, steps * batch, True, np.ascontiguousarray(w),
+                             4 * units, dx.reshape(-1, inputs), steps * batch, inputs, 4 * units)
             dx = (dx[::-1] if attrs.get("go_backwards", False) else dx).transpose(1, 0, 2)
         if rc.needs(node, 3, 4, 5):
             rows = units + inputs
-            operand, ld = hxt, (steps + 1) * batch
+            operand, ld = hxt[:rows], (steps + 1) * batch
             if rmask.shape[0]:    # the product's operand had the masked states
                 operand, ld = hxt[:rows, :steps].copy(), steps * batch
                 operand[:units] *= rmask[:, None, :]
             sums = np.empty((4 * units, rows), np.float32)
             # sums (4H, H + D) = dz (4H, T * B) @ hxt[:H + D, :T]^T (without the row of ones)
-            product_in_parts(False, dz, steps * batch, True, operand, ld,
-                             sums, 4 * units, rows, steps * batch)
+            product_in_parts(False, dz_matrix, steps * batch, True, operand.reshape(rows, -1),
+                             ld, sums, 4 * units, rows, steps * batch)
             sums = sums.T              # rows: recurrent kernel, kernel
             drec = rc.permute_blocks(sums[:units], _INVERSE)
             dkernel = rc.permute_blocks(sums[units:], _INVERSE)
             if rc.needs(node, 5):
-                dbias = rc.permute_blocks(dz.reshape(4 * units, -1).sum(axis=1), _INVERSE)
+                dbias = rc.permute_blocks(dz_matrix.sum(axis=1), _INVERSE)
     result = (dx, dh0.T if rc.needs(node, 1) else None, dc0.T if rc.needs(node, 2) else None,
               dkernel, drec, dbias, None, None)
     return result[:len(node.input_refs)]
