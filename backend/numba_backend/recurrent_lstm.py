@@ -158,7 +158,7 @@ def _covered(x, kernel, recurrent_kernel, bias, activation, recurrent_activation
     arrays = [a for a in (x, kernel, recurrent_kernel, bias) if a is not None]
     return (_cblas.AVAILABLE and activation == "tanh" and recurrent_activation == "sigmoid"
             and all(np.asarray(a).dtype == np.float32 for a in arrays)
-            and x.shape[0] > 0 and x.shape[1] > 0)
+            and x.shape[0] > 0 and x.shape[1] > 0 and recurrent_kernel.shape[0] > 0)
 
 
 def _columns(a, batch, transpose=False):
