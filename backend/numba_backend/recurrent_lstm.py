@@ -69,29 +69,28 @@ def _forward(weights, bias, rmask, keep, hxt, buf, tc):
             sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h4, width, rows, 1.0, weights.ctypes.data,
                   rows, b_data, ldb, 0.0,
                   buf.ctypes.data + (s * 5 * units * batch + j0) * _FLOAT, batch)
-            # Row slices of the block, indexed from 0: that lets LLVM vectorise the loop.
+            # Unsigned column indices need no check for negative values, which
+            # lets LLVM vectorise the loop (row slices would cost a view per row).
+            c0, c1 = np.uint64(j0), np.uint64(j1)
             for r in range(units):
-                bo, bi, bf, bg = bias[r], bias[units + r], bias[2 * units + r], bias[3 * units + r]
-                zo, zi = buf[s, r, j0:j1], buf[s, units + r, j0:j1]
-                zf, zg = buf[s, 2 * units + r, j0:j1], buf[s, 3 * units + r, j0:j1]
-                c_prev, c_next = buf[s, h4 + r, j0:j1], buf[s + 1, h4 + r, j0:j1]
-                t, h = tc[s, r, j0:j1], hxt[r, s + 1, j0:j1]
-                for j in range(width):
-                    o = sigmoid_of_negated(zo[j] + bo)
-                    i = sigmoid_of_negated(zi[j] + bi)
-                    f = sigmoid_of_negated(zf[j] + bf)
-                    g = _TWO * sigmoid_of_negated(zg[j] + bg) - _ONE
-                    zo[j], zi[j], zf[j], zg[j] = o, i, f, g
-                    c = f * c_prev[j] + i * g
-                    c_next[j] = c
+                ri, rf, rg, rc_ = units + r, 2 * units + r, 3 * units + r, h4 + r
+                bo, bi, bf, bg = bias[r], bias[ri], bias[rf], bias[rg]
+                for j in range(c0, c1):
+                    o = sigmoid_of_negated(buf[s, r, j] + bo)
+                    i = sigmoid_of_negated(buf[s, ri, j] + bi)
+                    f = sigmoid_of_negated(buf[s, rf, j] + bf)
+                    g = _TWO * sigmoid_of_negated(buf[s, rg, j] + bg) - _ONE
+                    buf[s, r, j], buf[s, ri, j], buf[s, rf, j], buf[s, rg, j] = o, i, f, g
+                    c = f * buf[s, rc_, j] + i * g
+                    buf[s + 1, rc_, j] = c
                     tanh_c = tanh32(c)
-                    t[j] = tanh_c
-                    h[j] = o * tanh_c
+                    tc[s, r, j] = tanh_c
+                    hxt[r, s + 1, j] = o * tanh_c
                 if keep.shape[0]:    # masked steps keep the states
-                    kept, h_prev = keep[s, j0:j1], hxt[r, s, j0:j1]
-                    for j in range(width):
-                        if kept[j] == 0:
-                            c_next[j], h[j] = c_prev[j], h_prev[j]
+                    for j in range(c0, c1):
+                        if keep[s, j] == 0:
+                            buf[s + 1, rc_, j] = buf[s, rc_, j]
+                            hxt[r, s + 1, j] = hxt[r, s, j]
 
 
 @jit(parallel=True)
@@ -112,32 +111,28 @@ def _backward(u, buf, tc, g_steps, rmask, keep, dh_in, dc_in, dz, dh_out, dc_out
         dh = np.empty((units, width), np.float32)
         dc = np.empty((units, width), np.float32)
         dh_next = np.empty((units, width), np.float32)
-        ones = np.ones(width, np.float32)
         dh[:] = dh_in[:, j0:j1]
         dc[:] = dc_in[:, j0:j1]
         for s in range(steps - 1, -1, -1):
             if g_steps.shape[0]:
                 dh += g_steps[s, :, j0:j1]
+            c0, c1 = np.uint64(j0), np.uint64(j1)    # unsigned: see `_forward`
             for r in range(units):
-                o, i = buf[s, r, j0:j1], buf[s, units + r, j0:j1]
-                f, g = buf[s, 2 * units + r, j0:j1], buf[s, 3 * units + r, j0:j1]
-                c_prev, t = buf[s, h4 + r, j0:j1], tc[s, r, j0:j1]
-                dzo, dzi = dz[r, s, j0:j1], dz[units + r, s, j0:j1]
-                dzf, dzg = dz[2 * units + r, s, j0:j1], dz[3 * units + r, s, j0:j1]
-                dh_r, dc_r = dh[r], dc[r]
-                kept = keep[s, j0:j1] if keep.shape[0] else ones
-                for k in range(width):
+                ri, rf, rg, rc_ = units + r, 2 * units + r, 3 * units + r, h4 + r
+                for j in range(c0, c1):
+                    k = j - c0
                     # m = 0 on a masked step: no gate gradients, dc passes through
-                    m, dh_k, t_k, o_k = kept[k], dh_r[k], t[k], o[k]
-                    i_k, f_k, g_k = i[k], f[k], g[k]
-                    dh_k *= m
-                    dcs = dc_r[k] + dh_k * o_k * (_ONE - t_k * t_k)
+                    m = keep[s, j] if keep.shape[0] else _ONE
+                    o, i, f, g = buf[s, r, j], buf[s, ri, j], buf[s, rf, j], buf[s, rg, j]
+                    t = tc[s, r, j]
+                    dh_k = dh[r, k] * m
+                    dcs = dc[r, k] + dh_k * o * (_ONE - t * t)
                     dcm = dcs * m
-                    dzo[k] = dh_k * t_k * o_k * (_ONE - o_k)
-                    dzi[k] = dcm * g_k * i_k * (_ONE - i_k)
-                    dzf[k] = dcm * c_prev[k] * f_k * (_ONE - f_k)
-                    dzg[k] = dcm * i_k * (_ONE - g_k * g_k)
-                    dc_r[k] = dcs * (m * f_k + (_ONE - m))
+                    dz[r, s, j] = dh_k * t * o * (_ONE - o)
+                    dz[ri, s, j] = dcm * g * i * (_ONE - i)
+                    dz[rf, s, j] = dcm * buf[s, rc_, j] * f * (_ONE - f)
+                    dz[rg, s, j] = dcm * i * (_ONE - g * g)
+                    dc[r, k] = dcs * (m * f + (_ONE - m))
             sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, units, width, h4, 1.0, u.ctypes.data, h4,
                   dz.ctypes.data + (s * batch + j0) * _FLOAT, steps * batch, 0.0,
                   dh_next.ctypes.data, width)
