@@ -2,10 +2,12 @@
 
 The numpy kernel (`numpy_backend/recurrent_lstm.py`) makes about eight numpy
 calls per forward step and five per backward step, each on a small
-`(units, batch)` block, so Python overhead is most of its loop. Here each
-thread runs all steps of its batch block (`_recurrent_blocks`) in compiled
-code: per step one `sgemm` for the pre-activations and one fused pass for the
-gates, with the vectorising `exp32` of `_fast_exp`.
+`(units, batch)` block, so its time loop runs on one thread (only its large
+products run on a helper thread meanwhile). Here each thread runs all steps
+of its batch block (`_recurrent_blocks`) in compiled code: per step one
+`sgemm` for the pre-activations and one fused pass for the gates, with the
+vectorising `exp32` of `_fast_exp`. Both kernels do the same products, which
+are most of the work; this one spreads all of it over the cores.
 
 The layout and the residual are the numpy kernel's (gate order o, i, f, g;
 `buf` of gates and cell states, `tc = tanh(c)`), except that the step
