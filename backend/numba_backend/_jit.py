@@ -97,6 +97,11 @@ def jit(parallel=False):
     return numba.njit(cache=True, nogil=True, parallel=parallel, error_model="numpy")
 
 
+def inline(fn):
+    """Compiles a small function that compiled kernels call (LLVM inlines it there)."""
+    return numba.njit(cache=True, nogil=True, error_model="numpy")(fn)
+
+
 prange = numba.prange
 
 _failed = set()   # (op name, argument types) that numba could not compile

@@ -30,12 +30,16 @@ _GETTERS = ("scipy_openblas_get_num_threads64_", "scipy_openblas_get_num_threads
             "openblas_get_num_threads64_", "openblas_get_num_threads")
 
 
+def openblas_candidates():
+    """Paths of the OpenBLAS libraries bundled with numpy's wheel (may be empty)."""
+    root = os.path.dirname(np.__file__)
+    return (glob.glob(os.path.join(root, "..", "numpy.libs", "*openblas*"))
+            + glob.glob(os.path.join(root, ".libs", "*openblas*")))
+
+
 def _find_thread_controls():
     """`(get, set)` ctypes functions of numpy's OpenBLAS, or `None`."""
-    root = os.path.dirname(np.__file__)
-    candidates = (glob.glob(os.path.join(root, "..", "numpy.libs", "*openblas*"))
-                  + glob.glob(os.path.join(root, ".libs", "*openblas*")))
-    for path in candidates:
+    for path in openblas_candidates():
         try:
             lib = ctypes.CDLL(path)
         except OSError:

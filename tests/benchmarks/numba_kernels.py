@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Each kernel the numba backend compiles against the numpy backend's, in one process.
 
-    python tests/benchmarks/numba_kernels.py [--rounds 7]
+    python tests/benchmarks/numba_kernels.py [--rounds 7] [--match lstm]
 
 For shapes from the reference workloads and MobileNetV2, times forward and
 forward + backward of each op under both backends, alternating backends
@@ -40,7 +40,7 @@ def _training_step(op, inputs, attrs, differentiate):
     def run():
         with backend.GradientTape() as tape:
             out = backend.apply(op, *variables, **attrs)
-            loss = backend.apply("sum", out)
+            loss = backend.apply("sum", out[0] if isinstance(out, tuple) else out)
         tape.gradient(loss, [variables[i] for i in differentiate])
     return run
 
@@ -73,6 +73,13 @@ def _cases():
     table, ids = _array(10000, 64), RNG.integers(0, 10000, (64, 100))
     cases["gather_rows 10000x64, (64,100) train (LSTM)"] = _training_step(
         "gather_rows", (table, ids), {}, (0,))
+    state = np.zeros((64, 64), np.float32)
+    lstm = (_array(64, 100, 64), state, state, _array(64, 256) * 0.1, _array(64, 256) * 0.1,
+            np.zeros(256, np.float32))
+    attrs = {"return_sequences": False}
+    cases["lstm_sequence (64,100,64) 64 units fwd (LSTM)"] = _forward("lstm_sequence", lstm, attrs)
+    cases["lstm_sequence (64,100,64) 64 units train (LSTM)"] = _training_step(
+        "lstm_sequence", lstm, attrs, (0, 3, 4, 5))
     return cases
 
 
@@ -86,9 +93,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--match", default="", help="only the cases whose name contains this")
     args = parser.parse_args()
     previous = backend.backend()
-    cases = _cases()
+    cases = {name: fn for name, fn in _cases().items() if args.match in name}
     times = {(name, b): [] for name in cases for b in ("numpy", "numba")}
     try:
         for name in ("numpy", "numba"):      # compile, or load from the cache

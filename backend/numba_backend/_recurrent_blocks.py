@@ -1,0 +1,52 @@
+"""What the compiled recurrent ops share: batch blocks and large products split in parts.
+
+The rows of a batch are independent through a recurrent layer, so a compiled
+op cuts the batch into blocks of `BLOCK` columns of its feature-major
+`(features, batch)` step arrays and lets each thread run *all* time steps of
+its blocks: no synchronisation per step, and no Python at all inside the
+loop. Each step's recurrent product is a single-threaded OpenBLAS `sgemm` on
+the block (`_cblas`), the gate arithmetic one fused pass over it.
+
+The block width and the number of parts of the large products depend only on
+the shapes, never on the thread count, and each output element is computed
+by exactly one call: results are the same on any number of threads.
+"""
+
+from ._cblas import NO_TRANS, ROW_MAJOR, TRANS, sgemm
+from ._jit import inline, jit, prange
+
+# Columns per batch block: a multiple of the 16 float32 lanes of AVX-512,
+# and small enough that a batch of 64 keeps two cores busy.
+BLOCK = 32
+
+# Row parts of the gradient products after the time loop (any thread count).
+PARTS = 4
+
+_FLOAT = 4   # bytes per float32
+
+
+@inline
+def blocks(batch):
+    """The number of `BLOCK`-column blocks covering `batch` columns."""
+    return -(-batch // BLOCK)
+
+
+@jit(parallel=True)
+def product_in_parts(trans_a, a, lda, trans_b, b, ldb, c, m, n, k):
+    """`c (m, n) = op(a) @ op(b)` as `PARTS` sgemm calls on row ranges of `c`, in parallel.
+
+    `a` and `b` are the arrays whose first elements start the operands, with
+    leading dimensions `lda`, `ldb`; `op` transposes where `trans_*` is True.
+    `c` is C-contiguous `(m, n)`.
+    """
+    size = -(-m // PARTS)
+    for part in prange(PARTS):
+        start = part * size
+        rows = min(size, m - start)
+        if rows <= 0:
+            continue
+        # rows [start, start + rows) of op(a) begin at row `start` of a, or column `start` of a^T
+        a_offset = start if trans_a else start * lda
+        sgemm(ROW_MAJOR, TRANS if trans_a else NO_TRANS, TRANS if trans_b else NO_TRANS,
+              rows, n, k, 1.0, a.ctypes.data + a_offset * _FLOAT, lda,
+              b.ctypes.data, ldb, 0.0, c.ctypes.data + start * n * _FLOAT, n)

@@ -1,0 +1,220 @@
+"""The numba backend's compiled recurrent ops and the float32 `exp` they are built on.
+
+The compiled `lstm_sequence` is compared with the numpy kernel (outputs, final
+states and every gradient, the numpy VJP being gradient-checked in
+`test_ops_recurrent.py`), and its float32 gradients with the numpy kernel's
+float64 ones; inputs it does not cover must reach the numpy kernel; the
+result must not depend on the thread count. The op-test cases of
+`test_ops_recurrent.py` run under numba in `test_numba_backend.py`.
+"""
+
+import numpy as np
+import pytest
+from hikeras.backend import GradientTape, Variable, apply
+
+from tests.helpers.backends import installed
+
+pytestmark = pytest.mark.skipif(not installed("numba"),
+                                reason='needs `pip install "hikeras[numba]"`')
+
+if installed("numba"):
+    from hikeras.backend import numba_backend, numpy_backend
+    from hikeras.backend.numba_backend import _cblas
+    from hikeras.backend.numba_backend._fast_exp import (
+        exp32,
+        sigmoid_of_negated,
+        tanh32,
+    )
+    from hikeras.backend.numba_backend._jit import jit
+
+    @jit()
+    def _map(f_id, x, out):
+        for k in range(x.shape[0]):
+            if f_id == 0:
+                out[k] = exp32(x[k])
+            elif f_id == 1:
+                out[k] = sigmoid_of_negated(x[k])
+            else:
+                out[k] = tanh32(x[k])
+
+
+def _apply(f_id, x):
+    x = np.asarray(x, np.float32)
+    out = np.empty_like(x)
+    _map(f_id, x, out)
+    return out
+
+
+def test_exp32_is_within_two_ulp_of_exp_over_the_float32_range():
+    x = np.linspace(-86.5, 88.72, 1_000_001, dtype=np.float32)
+    got = _apply(0, x).astype(np.float64)
+    want = np.exp(x.astype(np.float64))
+    ulp = np.spacing(want.astype(np.float32)).astype(np.float64)
+    assert np.max(np.abs(got - want) / ulp) <= 2.0
+
+
+def test_exp32_overflows_to_inf_and_stops_at_the_smallest_normal_range():
+    got = _apply(0, [88.73, 89.0, 1e4, np.inf, -87.0, -1e4, -np.inf, np.nan])
+    assert np.all(np.isinf(got[:4]) & (got[:4] > 0))
+    assert np.all((got[4:7] > 0) & (got[4:7] < 3e-38))    # clamped, never negative or NaN
+    assert np.isnan(got[7])
+
+
+def test_sigmoid_and_tanh_saturate_exactly_without_nan():
+    z = np.array([-np.inf, -1e30, -200, -90, 90, 200, 1e30, np.inf], np.float32)
+    assert _apply(1, -z).tolist() == [0, 0, 0, 0, 1, 1, 1, 1]   # sigmoid(z) = f(-z)
+    assert _apply(2, z).tolist() == [-1, -1, -1, -1, 1, 1, 1, 1]
+
+
+def test_sigmoid_and_tanh_match_numpy_to_float32_rounding():
+    z = np.linspace(-30, 30, 200_001, dtype=np.float32)
+    np.testing.assert_allclose(_apply(1, -z), 1 / (1 + np.exp(-z.astype(np.float64))),
+                               rtol=3e-7, atol=1e-7)
+    np.testing.assert_allclose(_apply(2, z), np.tanh(z.astype(np.float64)), rtol=0, atol=3e-7)
+
+
+def _lstm_inputs(rng, batch, steps, inputs=5, units=6, dtype=np.float32, bias=True):
+    def draw(*shape, scale=0.5):
+        return (rng.standard_normal(shape) * scale).astype(dtype)
+
+    return [draw(batch, steps, inputs, scale=1.0), draw(batch, units), draw(batch, units),
+            draw(inputs, 4 * units), draw(units, 4 * units), draw(4 * units) if bias else None]
+
+
+class _Node:
+    """What a VJP reads of a recorded call."""
+
+    def __init__(self, residual, attrs, differentiated=6):
+        self.residual, self.attrs = residual, attrs
+        self.input_refs = [object()] * differentiated
+
+
+def _forward_backward(ops, args, attrs, rng_grads):
+    op = ops["lstm_sequence"]
+    outputs, residual = op.forward(*args, **attrs)
+    grads = [g.astype(outputs[0].dtype) for g in rng_grads(outputs)]
+    return outputs, op.vjp(_Node(residual, attrs), grads), residual
+
+
+def _grads_for(rng):
+    draws = {}
+
+    def make(outputs):
+        if not draws:
+            draws["g"] = [rng.standard_normal(o.shape) for o in outputs]
+        return draws["g"]
+
+    return make
+
+
+CASES = [
+    {},
+    {"go_backwards": True},
+    {"return_sequences": False},
+    {"go_backwards": True, "return_sequences": False},
+]
+
+
+def _masks(rng, batch, steps, units, change):
+    """`(mask, recurrent_mask)` for a case, with every column masked somewhere."""
+    mask = recurrent_mask = None
+    if "mask" in change:
+        mask = rng.random((batch, steps)) > 0.4
+        mask[:, 0] = False      # outputs before the first unmasked step
+    if "dropout" in change:
+        recurrent_mask = (rng.random((batch, units)) > 0.3).astype(np.float32) / 0.7
+    return mask, recurrent_mask
+
+
+@pytest.mark.parametrize("batch", [1, 33, 70])   # one block, a partial block, three blocks
+@pytest.mark.parametrize("attrs", CASES)
+@pytest.mark.parametrize("change", ["", "mask", "dropout", "mask+dropout", "no bias"])
+def test_compiled_lstm_matches_the_numpy_kernel(rng, batch, attrs, change):
+    steps, units = 7, 6
+    args = _lstm_inputs(rng, batch, steps, units=units, bias=change != "no bias")
+    args += _masks(rng, batch, steps, units, change)
+    if "mask" in change:
+        attrs = dict(attrs, zero_output_for_mask=batch % 2 == 0)
+    grads = _grads_for(rng)
+    got, got_grads, residual = _forward_backward(numba_backend.ops, args, attrs, grads)
+    want, want_grads, _ = _forward_backward(numpy_backend.ops, args, attrs, grads)
+    assert not residual[0].flags.c_contiguous   # the compiled kernel ran (its layout)
+    for a, b in zip(got + got_grads, want + want_grads):
+        if b is None:
+            assert a is None
+            continue
+        assert a.dtype == b.dtype == np.float32 and a.shape == b.shape
+        np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-6)
+    # the numpy VJP reads the compiled kernel's residual as its own
+    numpy_grads = numpy_backend.ops["lstm_sequence"].vjp(_Node(residual, attrs), grads(None))
+    for a, b in zip(numpy_grads, want_grads):
+        if b is not None:
+            np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-6)
+
+
+def test_compiled_lstm_float32_gradients_match_float64_ones(rng):
+    args = _lstm_inputs(rng, 40, steps=12)
+    attrs = {"return_sequences": True}
+    grads = _grads_for(rng)
+    got, got_grads, _ = _forward_backward(numba_backend.ops, args, attrs, grads)
+    want, want_grads, _ = _forward_backward(
+        numpy_backend.ops, [a.astype(np.float64) for a in args], attrs, grads)
+    for a, b in zip(got + got_grads, want + want_grads):
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+
+
+def test_compiled_lstm_trains_through_the_tape_like_numpy(rng):
+    args = _lstm_inputs(rng, 35, steps=9)
+    results = {}
+    for name in ("numba", "numpy"):
+        from hikeras import backend
+        previous = backend.backend()
+        backend.set_backend(name)
+        try:
+            variables = [Variable(a) for a in args]
+            with GradientTape() as tape:
+                out, _h, c = apply("lstm_sequence", *variables, None, None)
+                loss = apply("add", apply("sum", apply("square", out)), apply("sum", c))
+            results[name] = [np.asarray(loss)] + tape.gradient(loss, variables)
+        finally:
+            backend.set_backend(previous)
+    for a, b in zip(results["numba"], results["numpy"]):
+        np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5)
+
+
+@pytest.mark.parametrize("change", ["float64", "activation"])
+def test_uncovered_inputs_run_the_numpy_kernel(rng, change):
+    args = _lstm_inputs(rng, 4, 5, dtype=np.float64 if change == "float64" else np.float32)
+    attrs = {"recurrent_activation": "hard_sigmoid"} if change == "activation" else {}
+    got, residual = numba_backend.ops["lstm_sequence"].forward(*args, **attrs)
+    want, _ = numpy_backend.ops["lstm_sequence"].forward(*args, **attrs)
+    assert residual[0].flags.c_contiguous      # numpy's layout: the numpy kernel ran
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_compiled_lstm_does_not_depend_on_the_thread_count(rng):
+    from hikeras import config
+
+    args = _lstm_inputs(rng, 70, steps=6) + list(_masks(rng, 70, 6, 6, "mask+dropout"))
+    grads = _grads_for(rng)
+    runs = []
+    try:
+        for threads in (1, 2):
+            config.set_num_threads(threads)
+            got, got_grads, _ = _forward_backward(numba_backend.ops, args, {}, grads)
+            runs.append(list(got) + list(got_grads))
+    finally:
+        config.set_num_threads(None)
+    for a, b in zip(*runs):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_without_openblas_sgemm_the_numpy_kernel_runs(rng, monkeypatch):
+    monkeypatch.setattr(_cblas, "AVAILABLE", False)
+    args = _lstm_inputs(rng, 3, steps=4)
+    got, residual = numba_backend.ops["lstm_sequence"].forward(*args)
+    want, _ = numpy_backend.ops["lstm_sequence"].forward(*args)
+    assert residual[0].flags.c_contiguous
+    for a, b in zip(got, want):
+        np.testing.assert_array_equal(a, b)
