@@ -5,7 +5,9 @@ library's scalar `exp`; without Intel's SVML (not in the llvmlite wheels)
 that call is never vectorised, so a compiled loop of sigmoids runs several
 times slower than numpy's SIMD `np.exp` over the same data. `exp32(x)` and
 `exp64(x)` are branch-free arithmetic that LLVM turns into SIMD code, and
-are inlined (`inline="always"`) into the loops that call them:
+are inlined (`inline="always"`) into the loops that call them; `exp(x)` is
+whichever of the two matches `x`'s type, for kernels written once for both
+dtypes:
 
 * Cody-Waite range reduction: `n = round(x / ln 2)`, `r = x - n ln 2` with
   `ln 2` split into a short high part (so `n * hi` is exact) and a low part,
@@ -36,7 +38,7 @@ without `contract`), and exactly `0`, `inf` and NaN where `np.exp` gives them
 import numpy as np
 from llvmlite import ir
 from numba import types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from ._jit import numba
 
@@ -134,3 +136,17 @@ def exp64(x):
     scale_1 = _as_float64((half + 1023) << 52)
     scale_2 = _as_float64((k - half + 1023) << 52)
     return p * scale_1 * scale_2
+
+
+def exp(x):
+    """`exp32(x)` or `exp64(x)` by the type of `x`, in compiled code only."""
+    raise TypeError("_vector_math.exp runs in numba-compiled code only")
+
+
+@overload(exp, inline="always")
+def _exp_by_type(x):
+    if x == types.float32:
+        return lambda x: exp32(x)
+    if x == types.float64:
+        return lambda x: exp64(x)
+    return None

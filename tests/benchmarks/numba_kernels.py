@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Each kernel the numba backend compiles against the numpy backend's, in one process.
 
-    python tests/benchmarks/numba_kernels.py [--rounds 7]
+    python tests/benchmarks/numba_kernels.py [--rounds 7] [--only NAME]
 
 For shapes from the reference workloads and MobileNetV2, times forward and
 forward + backward of each op under both backends, alternating backends
@@ -40,6 +40,8 @@ def _training_step(op, inputs, attrs, differentiate):
     def run():
         with backend.GradientTape() as tape:
             out = backend.apply(op, *variables, **attrs)
+            if isinstance(out, (tuple, list)):   # batch_norm's statistics are not in the loss
+                out = out[0]
             loss = backend.apply("sum", out)
         tape.gradient(loss, [variables[i] for i in differentiate])
     return run
@@ -73,6 +75,38 @@ def _cases():
     table, ids = _array(10000, 64), RNG.integers(0, 10000, (64, 100))
     cases["gather_rows 10000x64, (64,100) train (LSTM)"] = _training_step(
         "gather_rows", (table, ids), {}, (0,))
+    for shape in ((128, 24, 24, 64), (32, 56, 56, 128)):
+        x, gamma, beta = _array(*shape), _array(shape[-1]), _array(shape[-1])
+        cases[f"batch_norm {shape} fwd"] = _forward("batch_norm", (x, gamma, beta), {})
+        cases[f"batch_norm {shape} train"] = _training_step(
+            "batch_norm", (x, gamma, beta), {}, (0, 1, 2))
+    for shape in ((32, 10), (1024, 768), (256, 4096)):
+        x, gamma, beta = _array(*shape), _array(shape[-1]), _array(shape[-1])
+        cases[f"layer_norm {shape} fwd"] = _forward("layer_norm", (x, gamma, beta), {})
+        cases[f"layer_norm {shape} train"] = _training_step(
+            "layer_norm", (x, gamma, beta), {}, (0, 1, 2))
+    for size in (10**4, 10**6):
+        for dtype in (np.float32, np.float64):
+            x = RNG.standard_normal(size).astype(dtype)
+            for op, attrs in (("sigmoid", {}), ("tanh", {}), ("silu", {}),
+                              ("gelu", {"approximate": True}), ("gelu", {})):
+                label = f"{op}{' approximate' if attrs else ''} {size:.0e} {dtype.__name__}"
+                if size > 10**4 and op not in ("tanh", "gelu"):
+                    cases[f"{label} fwd"] = _forward(op, (x,), attrs)
+                cases[f"{label} train"] = _training_step(op, (x,), attrs, (0,))
+    for shape in ((128, 10), (1024, 1000)):
+        x = _array(*shape)
+        for op in ("softmax", "log_softmax"):
+            cases[f"{op} {shape} fwd"] = _forward(op, (x,), {})
+            cases[f"{op} {shape} train"] = _training_step(op, (x,), {}, (0,))
+    for rows, classes in ((128, 10), (1024, 1000), (256, 4096)):
+        logits = _array(rows, classes)
+        labels = RNG.integers(0, classes, rows)
+        onehot = np.eye(classes, dtype=np.float32)[labels]
+        cases[f"sparse_softmax_cross_entropy {rows}x{classes} train"] = _training_step(
+            "sparse_softmax_cross_entropy", (logits, labels), {}, (0,))
+        cases[f"softmax_cross_entropy {rows}x{classes} train"] = _training_step(
+            "softmax_cross_entropy", (logits, onehot), {}, (0,))
     return cases
 
 
@@ -86,9 +120,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--only", default="", help="time only the cases whose name has this")
     args = parser.parse_args()
     previous = backend.backend()
-    cases = _cases()
+    cases = {name: fn for name, fn in _cases().items() if args.only in name}
     times = {(name, b): [] for name in cases for b in ("numpy", "numba")}
     try:
         for name in ("numpy", "numba"):      # compile, or load from the cache

@@ -1,0 +1,62 @@
+"""Shared pieces of the row-wise compiled kernels (losses, normalisation, activations).
+
+* `row_sum(x)`: the sum of a 1-D float array, compiled with reassociation
+  allowed so that LLVM vectorises it (numba's loops otherwise add one
+  element after another: 20x slower). The order of the additions is fixed
+  by the compiled code, so the result is the same run to run and on any
+  number of threads (one row is always summed by one thread).
+* `row_dot(x, y)`: `sum(x * y)` likewise.
+* `row_max(x)`: the maximum, NaN ignored (callers whose row may hold a NaN
+  get NaN through the sums anyway).
+* `as_rows(x)`: a C-contiguous 2-D float32/float64 view `(-1, x.shape[-1])`,
+  or None for anything the compiled kernels do not take.
+* `compiled(fn)`: `fn` compiled twice, serial and with `prange` threads,
+  and `pick(kernels, size)` which of them to run: below `PARALLEL_FROM`
+  elements, waking the threads costs more than they save.
+"""
+
+import numpy as np
+
+from ._jit import jit, numba
+
+PARALLEL_FROM = 1 << 16
+
+
+@numba.njit(cache=True, nogil=True, fastmath={"reassoc"}, error_model="numpy")
+def row_sum(x):
+    total = x.dtype.type(0)
+    for j in range(x.shape[0]):
+        total += x[j]
+    return total
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def row_max(x):
+    peak = x[0]
+    for j in range(1, x.shape[0]):
+        v = x[j]
+        peak = v if v > peak else peak  # noqa: FURB136  (NaN: see the docstring)
+    return peak
+
+
+def as_rows(x):
+    if (not isinstance(x, np.ndarray) or x.dtype not in (np.float32, np.float64)
+            or x.ndim == 0 or x.shape[-1] == 0):
+        return None
+    return np.ascontiguousarray(x).reshape(-1, x.shape[-1])
+
+
+def compiled(fn, fastmath=False):
+    return jit(fastmath=fastmath)(fn), jit(parallel=True, fastmath=fastmath)(fn)
+
+
+def pick(kernels, size):
+    return kernels[1] if size >= PARALLEL_FROM else kernels[0]
+
+
+@numba.njit(cache=True, nogil=True, fastmath={"reassoc", "contract"}, error_model="numpy")
+def row_dot(x, y):
+    total = x.dtype.type(0)
+    for j in range(x.shape[0]):
+        total += x[j] * y[j]
+    return total

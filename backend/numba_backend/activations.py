@@ -1,0 +1,231 @@
+"""Smooth activations and their gradients, each in one compiled pass.
+
+numpy's kernels for these take several whole-array passes (the stable
+sigmoid alone is seven: abs, negate, exp, add, minimum, exp, divide); here
+each element is read once and finished, with `_vector_math.exp` (vectorised)
+for the exponentials, in the numpy kernels' formulas, so results agree to
+float rounding:
+
+* `sigmoid`: `exp(min(x, 0)) / (1 + exp(-|x|))` with one exponential
+  (`exp(min(x, 0))` is `exp(-|x|)` for negative x, else 1); gradient
+  `g s (1 - s)`.
+* `silu`: `x s`, with `s` (the residual) as above; gradient `g s (1 + x (1 - s))`.
+* `gelu`, approximate: `0.5 x (1 + tanh(u))`, `u = sqrt(2/pi) (x + 0.044715 x**3)`,
+  computed as `x sigmoid(2u)` (the same function, free of the cancellation
+  of `1 + tanh(u)` for negative u); the residual `tanh(u) = 2 sigmoid(2u) - 1`.
+  The exact form (`erfc`) keeps numpy's kernels.
+* `softmax` and `log_softmax` over the last axis, a row at a time (as the
+  softmax cross-entropies), and their gradients.
+
+Elements (rows, for the softmaxes) are split among threads; nothing is
+summed across them, so results do not depend on the thread count.
+float32/float64 only; other dtypes, and softmaxes over other axes, take
+the numpy kernels.
+"""
+
+import math
+
+import numpy as np
+
+from ._jit import numba, prange
+from ._registry import override, override_vjp
+from ._rows import as_rows, compiled, pick, row_dot, row_sum
+from ._vector_math import exp
+from .softmax_losses import _exp_shifted
+
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_GELU_CUBIC = 0.044715
+
+
+@numba.njit(inline="always", cache=True, nogil=True, error_model="numpy")
+def _sigmoid(x, one):
+    """`exp(min(x, 0)) / (1 + exp(-|x|))`; `one` is 1 in `x`'s type."""
+    e = exp(-abs(x))
+    return (one if x >= 0 else e) / (one + e)
+
+
+def _sigmoid_forward(x, out):
+    one = x.dtype.type(1)
+    for i in prange(x.shape[0]):
+        out[i] = _sigmoid(x[i], one)
+
+
+def _sigmoid_backward(s, g, out):
+    one = s.dtype.type(1)
+    for i in prange(s.shape[0]):
+        out[i] = g[i] * (s[i] * (one - s[i]))
+
+
+def _silu_forward(x, out, s):
+    one = x.dtype.type(1)
+    for i in prange(x.shape[0]):
+        si = _sigmoid(x[i], one)
+        s[i] = si
+        out[i] = x[i] * si
+
+
+def _silu_backward(x, s, g, out):
+    one = x.dtype.type(1)
+    for i in prange(x.shape[0]):
+        out[i] = g[i] * ((((one - s[i]) * x[i]) + one) * s[i])
+
+
+def _gelu_tanh_forward(x, out, t):
+    two, one = x.dtype.type(2), x.dtype.type(1)
+    a, c = x.dtype.type(_SQRT_2_OVER_PI), x.dtype.type(_GELU_CUBIC)
+    for i in prange(x.shape[0]):
+        v = x[i]
+        s = _sigmoid(two * ((((v * v) * c + one) * v) * a), one)
+        t[i] = two * s - one
+        out[i] = v * s
+
+
+def _gelu_tanh_backward(x, t, g, out):
+    one, half = x.dtype.type(1), x.dtype.type(0.5)
+    c3, a = x.dtype.type(3.0 * _GELU_CUBIC), x.dtype.type(0.5 * _SQRT_2_OVER_PI)
+    for i in prange(x.shape[0]):
+        v, ti = x[i], t[i]
+        slope = ((v * v) * c3 + one) * v * ((one - ti * ti) * a) + half * (one + ti)
+        out[i] = g[i] * slope
+
+
+def _softmax_forward(x, p):
+    for i in prange(x.shape[0]):
+        q = p[i]
+        _exp_shifted(x[i], q)
+        total = row_sum(q)
+        for j in range(q.shape[0]):
+            q[j] /= total
+
+
+def _softmax_backward(p, g, out):
+    for i in prange(p.shape[0]):
+        q, gi, o = p[i], g[i], out[i]
+        dot = row_dot(gi, q)
+        for j in range(q.shape[0]):
+            gp = gi[j] * q[j]
+            o[j] = gp - q[j] * dot
+
+
+def _log_softmax_forward(x, out):
+    for i in prange(x.shape[0]):
+        xi, o = x[i], out[i]
+        peak = _exp_shifted(xi, o)
+        log_total = math.log(row_sum(o))
+        for j in range(xi.shape[0]):
+            o[j] = (xi[j] - peak) - log_total
+
+
+def _log_softmax_backward(y, g, out):
+    for i in prange(y.shape[0]):
+        yi, gi, o = y[i], g[i], out[i]
+        total = row_sum(gi)
+        for j in range(yi.shape[0]):
+            o[j] = gi[j] - exp(yi[j]) * total
+
+
+_CONTRACT = {"contract"}   # for the loops calling `exp` (see _vector_math)
+_KERNELS = {fn.__name__: compiled(fn, _CONTRACT if uses_exp else False) for fn, uses_exp in (
+    (_sigmoid_forward, True), (_sigmoid_backward, False),
+    (_silu_forward, True), (_silu_backward, False), (_gelu_tanh_forward, True),
+    (_gelu_tanh_backward, False), (_softmax_forward, True),
+    (_softmax_backward, False), (_log_softmax_forward, True), (_log_softmax_backward, True))}
+
+
+def _flat(*arrays):
+    """Contiguous 1-D views of same-shape float32/float64 `arrays` of one dtype, or None."""
+    first = arrays[0]
+    for a in arrays:
+        if (not isinstance(a, np.ndarray) or a.dtype not in (np.float32, np.float64)
+                or a.dtype != first.dtype or a.shape != first.shape):
+            return None
+    return [np.ascontiguousarray(a).reshape(-1) for a in arrays]
+
+
+def _run(name, inputs, outputs=1):
+    """Runs kernel `name` on the flat `inputs`, returning `outputs` new arrays of their shape."""
+    flat = _flat(*inputs)
+    if flat is None:
+        return NotImplemented
+    results = [np.empty_like(flat[0]) for _ in range(outputs)]
+    pick(_KERNELS[name], flat[0].size)(*flat, *results)
+    shape = inputs[0].shape
+    return tuple(r.reshape(shape) for r in results)
+
+
+@override("sigmoid")
+def sigmoid(x):
+    """`1 / (1 + exp(-x))` in one pass."""
+    out = _run("_sigmoid_forward", (x,))
+    return out if out is NotImplemented else out[0]
+
+
+@override_vjp("sigmoid")
+def _sigmoid_vjp(node, g):
+    return _run("_sigmoid_backward", (node.outputs[0], g))
+
+
+@override("silu")
+def silu(x):
+    """`x * sigmoid(x)` in one pass; the sigmoid is the residual."""
+    out = _run("_silu_forward", (x,), outputs=2)
+    return out if out is NotImplemented else (out[0], out[1])
+
+
+@override_vjp("silu")
+def _silu_vjp(node, g):
+    return _run("_silu_backward", (node.inputs[0], node.residual, g))
+
+
+@override("gelu")
+def gelu(x, approximate=False):
+    """The tanh approximation in one pass (the exact form: numpy's kernel)."""
+    if not approximate:
+        return NotImplemented
+    out = _run("_gelu_tanh_forward", (x,), outputs=2)
+    return out if out is NotImplemented else (out[0], out[1])
+
+
+@override_vjp("gelu")
+def _gelu_vjp(node, g):
+    if not node.attrs.get("approximate", False):
+        return NotImplemented
+    return _run("_gelu_tanh_backward", (node.inputs[0], node.residual, g))
+
+
+def _rows_run(name, inputs, axis):
+    """Runs row kernel `name` when `axis` is the last axis of float inputs of one shape."""
+    x = inputs[0]
+    if (not isinstance(axis, (int, np.integer)) or x.ndim == 0
+            or int(axis) not in (-1, x.ndim - 1) or _flat(*inputs) is None):
+        return NotImplemented
+    rows = [as_rows(a) for a in inputs]
+    if rows[0] is None:
+        return NotImplemented
+    out = np.empty_like(rows[0])
+    pick(_KERNELS[name], out.size)(*rows, out)
+    return out.reshape(x.shape)
+
+
+@override("softmax")
+def softmax(x, axis=-1):
+    """`exp(x) / sum(exp(x))` over the last axis, a row at a time."""
+    return _rows_run("_softmax_forward", (x,), axis)
+
+
+@override_vjp("softmax")
+def _softmax_vjp(node, g):
+    out = _rows_run("_softmax_backward", (node.outputs[0], g), node.attrs.get("axis", -1))
+    return out if out is NotImplemented else (out,)
+
+
+@override("log_softmax")
+def log_softmax(x, axis=-1):
+    """`x - logsumexp(x)` over the last axis, a row at a time."""
+    return _rows_run("_log_softmax_forward", (x,), axis)
+
+
+@override_vjp("log_softmax")
+def _log_softmax_vjp(node, g):
+    out = _rows_run("_log_softmax_backward", (node.outputs[0], g), node.attrs.get("axis", -1))
+    return out if out is NotImplemented else (out,)
