@@ -6,8 +6,9 @@
   by the compiled code, so the result is the same run to run and on any
   number of threads (one row is always summed by one thread).
 * `row_dot(x, y)`: `sum(x * y)` likewise.
-* `row_max(x)`: the maximum, NaN ignored (callers whose row may hold a NaN
-  get NaN through the sums anyway).
+* `row_max(x)`: the maximum, in 16 lanes that LLVM vectorises for long
+  rows. A NaN may or may not be ignored (callers whose row holds a NaN get
+  NaN through their sums anyway; numpy's kernels give NaN there too).
 * `as_rows(x)`: a C-contiguous 2-D float32/float64 view `(-1, x.shape[-1])`,
   or None for anything the compiled kernels do not take.
 * `compiled(fn)`: `fn` compiled twice, serial and with `prange` threads,
@@ -30,13 +31,30 @@ def row_sum(x):
     return total
 
 
+_LANES = 16
+
+
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def row_max(x):
-    peak = x[0]
-    for j in range(1, x.shape[0]):
+def _serial_max(x, start, stop, peak):
+    for j in range(start, stop):
         v = x[j]
-        peak = v if v > peak else peak  # noqa: FURB136  (NaN: see the docstring)
+        peak = v if v > peak else peak  # noqa: FURB136  (NaN: see the module docstring)
     return peak
+
+
+# "no NaN" lets LLVM vectorise the lane-wise maxima; a NaN in the row then
+# gives some element or NaN, and the callers' sums turn the row to NaN anyway.
+@numba.njit(cache=True, nogil=True, fastmath={"nnan", "nsz"}, error_model="numpy")
+def row_max(x):
+    n = x.shape[0]
+    if n < 4 * _LANES:
+        return _serial_max(x, 1, n, x[0])
+    lanes = x[:_LANES].copy()
+    full = n - n % _LANES
+    for j in range(_LANES, full, _LANES):
+        for k in range(_LANES):
+            lanes[k] = np.maximum(lanes[k], x[j + k])
+    return _serial_max(x, full, n, _serial_max(lanes, 1, _LANES, lanes[0]))
 
 
 def as_rows(x):

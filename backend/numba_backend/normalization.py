@@ -191,12 +191,11 @@ def _layer_norm_rows(x, gamma, beta, epsilon, xhat, y, inv):
         squares = x.dtype.type(0)
         for c in range(row.shape[0]):
             d = row[c] - mean
-            h[c] = d
             squares += d * d
         scale = one / np.sqrt(squares / width + epsilon)
         inv[r] = scale
         for c in range(row.shape[0]):
-            v = h[c] * scale
+            v = (row[c] - mean) * scale
             h[c] = v
             out[c] = v * gamma[c] + beta[c]
 
@@ -215,11 +214,11 @@ def _layer_norm_dx(g, xhat, inv, gamma, chunk, dx, partial_g, partial_gx):
                 u = gr[c] * gamma[c]
                 sum_u += u
                 sum_uh += u * hr[c]
-                acc_g[c] += gr[c]
-                acc_gx[c] += gr[c] * hr[c]
             mean_u, mean_uh = sum_u / width, sum_uh / width
             for c in range(gr.shape[0]):
                 out[c] = ((gr[c] * gamma[c] - mean_u) - hr[c] * mean_uh) * inv[r]
+                acc_g[c] += gr[c]
+                acc_gx[c] += gr[c] * hr[c]
 
 
 # reassociation lets LLVM vectorise the row sums; each row stays on one thread
@@ -281,7 +280,8 @@ def _layer_norm_vjp(node, g):
         return NotImplemented
     rows_g = np.ascontiguousarray(g).reshape(-1, gamma_r.size)
     rows_h = xhat.reshape(rows_g.shape)
-    chunk = max(1, _CHUNK * 16 // rows_g.shape[1])   # rows: about 4096 values per chunk
+    # rows per partial sum: at least 16 (wide rows), else about 4096 values
+    chunk = max(16, _CHUNK * 16 // rows_g.shape[1])
     partial_g = np.empty((-(-rows_g.shape[0] // chunk), rows_g.shape[1]), g.dtype)
     partial_gx = np.empty_like(partial_g)
     dx = np.empty_like(rows_h)
