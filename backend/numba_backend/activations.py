@@ -14,6 +14,10 @@ float rounding:
   computed as `x sigmoid(2u)` (the same function, free of the cancellation
   of `1 + tanh(u)` for negative u); the residual `tanh(u) = 2 sigmoid(2u) - 1`.
   The exact form (`erfc`) keeps numpy's kernels.
+* `softplus`, `elu` and `selu`: the gradients only, `g sigmoid(x)` and
+  `g scale` above 0, else `g (out + scale alpha)`. Their forward kernels stay
+  numpy's: numba's `log1p` and `expm1` are scalar calls (45 and 15 ns per
+  float32 element measured) where numpy's are vectorised (2 and 1.4 ns).
 * `softmax` and `log_softmax` over the last axis, a row at a time (as the
   softmax cross-entropies), and their gradients.
 
@@ -27,6 +31,7 @@ import math
 
 import numpy as np
 
+from ..numpy_backend.rectifiers import SELU_ALPHA, SELU_SCALE
 from ._jit import numba, prange
 from ._registry import override, override_vjp
 from ._rows import as_rows, compiled, pick, row_dot, row_sum
@@ -89,6 +94,20 @@ def _gelu_tanh_backward(x, t, g, out):
         out[i] = g[i] * slope
 
 
+def _softplus_backward(x, g, out):
+    one = x.dtype.type(1)
+    for i in prange(x.shape[0]):
+        out[i] = g[i] * _sigmoid(x[i], one)
+
+
+def _elu_backward(x, y, alpha, scale, g, out):
+    zero, one = x.dtype.type(0), x.dtype.type(1)
+    offset = scale * alpha
+    for i in prange(x.shape[0]):
+        below = one if x[i] <= zero else zero
+        out[i] = g[i] * ((y[i] + offset) * below + (one - below) * scale)
+
+
 def _softmax_forward(x, p):
     for i in prange(x.shape[0]):
         q = p[i]
@@ -128,7 +147,8 @@ _CONTRACT = {"contract"}   # for the loops calling `exp` (see _vector_math)
 _KERNELS = {fn.__name__: compiled(fn, _CONTRACT if uses_exp else False) for fn, uses_exp in (
     (_sigmoid_forward, True), (_sigmoid_backward, False),
     (_silu_forward, True), (_silu_backward, False), (_gelu_tanh_forward, True),
-    (_gelu_tanh_backward, False), (_softmax_forward, True),
+    (_gelu_tanh_backward, False), (_softplus_backward, True), (_elu_backward, False),
+    (_softmax_forward, True),
     (_softmax_backward, False), (_log_softmax_forward, True), (_log_softmax_backward, True))}
 
 
@@ -191,6 +211,32 @@ def _gelu_vjp(node, g):
     if not node.attrs.get("approximate", False):
         return NotImplemented
     return _run("_gelu_tanh_backward", (node.inputs[0], node.residual, g))
+
+
+@override_vjp("softplus")
+def _softplus_vjp(node, g):
+    return _run("_softplus_backward", (node.inputs[0], g))
+
+
+def _elu_vjp_run(node, g, alpha, scale):
+    flat = _flat(node.inputs[0], node.outputs[0], g)
+    if flat is None:
+        return NotImplemented
+    x, y, g = flat
+    out = np.empty_like(x)
+    dtype = x.dtype.type
+    pick(_KERNELS["_elu_backward"], out.size)(x, y, dtype(alpha), dtype(scale), g, out)
+    return (out.reshape(node.inputs[0].shape),)
+
+
+@override_vjp("elu")
+def _elu_vjp(node, g):
+    return _elu_vjp_run(node, g, node.attrs.get("alpha", 1.0), 1.0)
+
+
+@override_vjp("selu")
+def _selu_vjp(node, g):
+    return _elu_vjp_run(node, g, SELU_ALPHA, SELU_SCALE)
 
 
 def _rows_run(name, inputs, axis):

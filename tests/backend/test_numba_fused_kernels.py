@@ -122,7 +122,8 @@ def test_layer_norm(rng, dtype, shape, axis, gamma_shape):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("op,attrs", [("sigmoid", {}), ("silu", {}),
-                                      ("gelu", {"approximate": True}),
+                                      ("gelu", {"approximate": True}), ("softplus", {}),
+                                      ("elu", {"alpha": 0.7}), ("selu", {}),
                                       ("softmax", {}), ("log_softmax", {"axis": 1})])
 def test_activations(rng, dtype, op, attrs):
     x = _data(rng, dtype, 300, 301, scale=4.0)
@@ -132,7 +133,7 @@ def test_activations(rng, dtype, op, attrs):
 
 def test_activation_special_values_as_numpy():
     x = np.array([np.nan, np.inf, -np.inf, 1e4, -1e4, 0.0], np.float32)
-    for op in ("sigmoid", "silu"):
+    for op in ("sigmoid", "silu", "softplus", "elu", "selu"):
         with np.errstate(all="ignore"):
             want = backend.numpy_backend.ops[op](x)
             got = backend.numba_backend.ops[op](x)
