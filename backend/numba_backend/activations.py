@@ -13,7 +13,11 @@ float rounding:
 * `gelu`, approximate: `0.5 x (1 + tanh(u))`, `u = sqrt(2/pi) (x + 0.044715 x**3)`,
   computed as `x sigmoid(2u)` (the same function, free of the cancellation
   of `1 + tanh(u)` for negative u); the residual `tanh(u) = 2 sigmoid(2u) - 1`.
-  The exact form (`erfc`) keeps numpy's kernels.
+  The exact form `x Phi(x)`, `Phi(x) = erfc(-x / sqrt(2)) / 2`, evaluates
+  numpy's own `erfc` series (`numpy_backend/_special.py`: Clenshaw's
+  recurrence over its Chebyshev coefficients, then `exp`, in float64) in
+  blocks of 256 elements, the recurrence running across a block so that it
+  vectorises; the gradient `g (Phi(x) + x exp(-x**2 / 2) / sqrt(2 pi))`.
 * `softplus`, `elu` and `selu`: the gradients only, `g sigmoid(x)` and
   `g scale` above 0, else `g (out + scale alpha)`. Their forward kernels stay
   numpy's: numba's `log1p` and `expm1` are scalar calls (45 and 15 ns per
@@ -31,6 +35,7 @@ import math
 
 import numpy as np
 
+from ..numpy_backend._special import _SERIES as _ERFC_SERIES
 from ..numpy_backend.rectifiers import SELU_ALPHA, SELU_SCALE
 from ._jit import numba, prange
 from ._registry import override, override_vjp
@@ -40,6 +45,9 @@ from .softmax_losses import _exp_shifted
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _GELU_CUBIC = 0.044715
+_SQRT_HALF = math.sqrt(0.5)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_BLOCK = 256   # elements per block of the erfc recurrence (five float64 buffers in L1)
 
 
 @numba.njit(inline="always", cache=True, nogil=True, error_model="numpy")
@@ -92,6 +100,44 @@ def _gelu_tanh_backward(x, t, g, out):
         v, ti = x[i], t[i]
         slope = ((v * v) * c3 + one) * v * ((one - ti * ti) * a) + half * (one + ti)
         out[i] = g[i] * slope
+
+
+def _gelu_forward(x, series, out, cdf):
+    """`cdf = erfc(-x / sqrt(2)) / 2` as `numpy_backend._special.erfc` computes it; `out = x cdf`."""
+    n, half = x.shape[0], x.dtype.type(0.5)
+    scale = -_SQRT_HALF
+    last, first = series[-1], series[0]
+    for block in prange((n + _BLOCK - 1) // _BLOCK):
+        start = block * _BLOCK
+        size = min(n, start + _BLOCK) - start
+        z, t, two_u = np.empty(_BLOCK), np.empty(_BLOCK), np.empty(_BLOCK)
+        b1, b2 = np.empty(_BLOCK), np.empty(_BLOCK)
+        for i in range(size):
+            zi = abs(np.float64(x[start + i]) * scale)
+            ti = 2.0 / (zi + 2.0)
+            z[i], t[i], two_u[i] = zi, ti, 2.0 * (ti + ti - 1.0)
+            b1[i], b2[i] = last, 0.0
+        for k in range(series.shape[0] - 2, 0, -1):
+            c = series[k]
+            for i in range(size):
+                b = b1[i]
+                b1[i] = two_u[i] * b - b2[i] + c
+                b2[i] = b
+        for i in range(size):
+            v = x[start + i]
+            e = exp((0.5 * two_u[i] * b1[i] - b2[i] + first) - z[i] * z[i]) * t[i]
+            if np.float64(v) * scale < 0:
+                e = 2.0 - e
+            c_i = x.dtype.type(e) * half
+            cdf[start + i] = c_i
+            out[start + i] = v * c_i
+
+
+def _gelu_backward(x, cdf, g, out):
+    minus_half, k = x.dtype.type(-0.5), x.dtype.type(_INV_SQRT_2PI)
+    for i in prange(x.shape[0]):
+        v = x[i]
+        out[i] = g[i] * (exp((v * v) * minus_half) * k * v + cdf[i])
 
 
 def _softplus_backward(x, g, out):
@@ -147,7 +193,8 @@ _CONTRACT = {"contract"}   # for the loops calling `exp` (see _vector_math)
 _KERNELS = {fn.__name__: compiled(fn, _CONTRACT if uses_exp else False) for fn, uses_exp in (
     (_sigmoid_forward, True), (_sigmoid_backward, False),
     (_silu_forward, True), (_silu_backward, False), (_gelu_tanh_forward, True),
-    (_gelu_tanh_backward, False), (_softplus_backward, True), (_elu_backward, False),
+    (_gelu_tanh_backward, False), (_gelu_forward, True), (_gelu_backward, True),
+    (_softplus_backward, True), (_elu_backward, False),
     (_softmax_forward, True),
     (_softmax_backward, False), (_log_softmax_forward, True), (_log_softmax_backward, True))}
 
@@ -199,18 +246,23 @@ def _silu_vjp(node, g):
 
 @override("gelu")
 def gelu(x, approximate=False):
-    """The tanh approximation in one pass (the exact form: numpy's kernel)."""
-    if not approximate:
+    """`x Phi(x)`, exactly or with the tanh approximation, in one pass; `Phi` or tanh kept."""
+    if approximate:
+        out = _run("_gelu_tanh_forward", (x,), outputs=2)
+        return out if out is NotImplemented else (out[0], out[1])
+    flat = _flat(x)
+    if flat is None:
         return NotImplemented
-    out = _run("_gelu_tanh_forward", (x,), outputs=2)
-    return out if out is NotImplemented else (out[0], out[1])
+    series = np.array(_ERFC_SERIES[x.dtype], np.float64)
+    out, cdf = np.empty_like(flat[0]), np.empty_like(flat[0])
+    pick(_KERNELS["_gelu_forward"], out.size)(flat[0], series, out, cdf)
+    return out.reshape(x.shape), cdf.reshape(x.shape)
 
 
 @override_vjp("gelu")
 def _gelu_vjp(node, g):
-    if not node.attrs.get("approximate", False):
-        return NotImplemented
-    return _run("_gelu_tanh_backward", (node.inputs[0], node.residual, g))
+    name = "_gelu_tanh_backward" if node.attrs.get("approximate", False) else "_gelu_backward"
+    return _run(name, (node.inputs[0], node.residual, g))
 
 
 @override_vjp("softplus")
