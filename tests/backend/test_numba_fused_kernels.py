@@ -192,6 +192,7 @@ def test_batch_norm_statistics_gradients_take_numpy_vjp(rng):
         r.standard_normal((300, 300)).astype(np.float32),
         r.random((300, 300)).astype(np.float32)), {}, (0, 1)),
     ("silu", lambda r: (r.standard_normal(200_000).astype(np.float32),), {}, (0,)),
+    ("gelu", lambda r: (r.standard_normal(200_000).astype(np.float32),), {}, (0,)),
     ("softmax", lambda r: (r.standard_normal((300, 300)),), {}, (0,)),
 ])
 def test_results_do_not_depend_on_the_thread_count(rng, op, make, attrs, wrt):
