@@ -9,8 +9,11 @@
 * `row_max(x)`: the maximum, in 16 lanes that LLVM vectorises for long
   rows. A NaN may or may not be ignored (callers whose row holds a NaN get
   NaN through their sums anyway; numpy's kernels give NaN there too).
-* `as_rows(x)`: a C-contiguous 2-D float32/float64 view `(-1, x.shape[-1])`,
-  or None for anything the compiled kernels do not take.
+* `exp_shifted(x, out)`: the exponentials of a softmax row, shifted by its
+  maximum as numpy's kernels shift them.
+* `as_rows(x)`: `x` as a C-contiguous 2-D float32/float64 array
+  `(-1, x.shape[-1])` (a view when it can be), or None for anything the
+  compiled kernels do not take.
 * `compiled(fn)`: `fn` compiled twice, serial and with `prange` threads,
   and `pick(kernels, size)` which of them to run: below `PARALLEL_FROM`
   elements, waking the threads costs more than they save.
@@ -19,6 +22,7 @@
 import numpy as np
 
 from ._jit import jit, numba
+from ._vector_math import exp
 
 PARALLEL_FROM = 1 << 16
 
@@ -28,6 +32,14 @@ def row_sum(x):
     total = x.dtype.type(0)
     for j in range(x.shape[0]):
         total += x[j]
+    return total
+
+
+@numba.njit(cache=True, nogil=True, fastmath={"reassoc", "contract"}, error_model="numpy")
+def row_dot(x, y):
+    total = x.dtype.type(0)
+    for j in range(x.shape[0]):
+        total += x[j] * y[j]
     return total
 
 
@@ -57,6 +69,22 @@ def row_max(x):
     return _serial_max(x, full, n, _serial_max(lanes, 1, _LANES, lanes[0]))
 
 
+@numba.njit(inline="always", cache=True, nogil=True, error_model="numpy")
+def exp_shifted(x, out):
+    """`out = exp(x - peak)`, returning the peak: the row's maximum, or 0 if that is not finite.
+
+    (numpy's kernels shift by 0 when the maximum is infinite, so that a row
+    of -inf gives NaN and one holding +inf gives NaN, not an error.) Callers
+    compile with `fastmath={"contract"}`, as `_vector_math.exp` wants.
+    """
+    peak = row_max(x)
+    if not np.isfinite(peak):
+        peak = x.dtype.type(0)
+    for j in range(x.shape[0]):
+        out[j] = exp(x[j] - peak)
+    return peak
+
+
 def as_rows(x):
     if (not isinstance(x, np.ndarray) or x.dtype not in (np.float32, np.float64)
             or x.ndim == 0 or x.shape[-1] == 0):
@@ -70,11 +98,3 @@ def compiled(fn, fastmath=False):
 
 def pick(kernels, size):
     return kernels[1] if size >= PARALLEL_FROM else kernels[0]
-
-
-@numba.njit(cache=True, nogil=True, fastmath={"reassoc", "contract"}, error_model="numpy")
-def row_dot(x, y):
-    total = x.dtype.type(0)
-    for j in range(x.shape[0]):
-        total += x[j] * y[j]
-    return total

@@ -39,9 +39,8 @@ from ..numpy_backend._special import _SERIES as _ERFC_SERIES
 from ..numpy_backend.rectifiers import SELU_ALPHA, SELU_SCALE
 from ._jit import numba, prange
 from ._registry import override, override_vjp
-from ._rows import as_rows, compiled, pick, row_dot, row_sum
+from ._rows import as_rows, compiled, exp_shifted, pick, row_dot, row_sum
 from ._vector_math import exp
-from .softmax_losses import _exp_shifted
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _GELU_CUBIC = 0.044715
@@ -157,7 +156,7 @@ def _elu_backward(x, y, alpha, scale, g, out):
 def _softmax_forward(x, p):
     for i in prange(x.shape[0]):
         q = p[i]
-        _exp_shifted(x[i], q)
+        exp_shifted(x[i], q)
         total = row_sum(q)
         for j in range(q.shape[0]):
             q[j] /= total
@@ -175,7 +174,7 @@ def _softmax_backward(p, g, out):
 def _log_softmax_forward(x, out):
     for i in prange(x.shape[0]):
         xi, o = x[i], out[i]
-        peak = _exp_shifted(xi, o)
+        peak = exp_shifted(xi, o)
         log_total = math.log(row_sum(o))
         for j in range(xi.shape[0]):
             o[j] = (xi[j] - peak) - log_total

@@ -18,31 +18,16 @@ import math
 
 import numpy as np
 
-from ._jit import numba, prange
+from ._jit import prange
 from ._registry import override, override_vjp
-from ._rows import as_rows, compiled, pick, row_dot, row_max, row_sum
+from ._rows import as_rows, compiled, exp_shifted, pick, row_dot, row_sum
 from ._vector_math import exp
-
-
-@numba.njit(inline="always", cache=True, nogil=True, error_model="numpy")
-def _exp_shifted(x, out):
-    """`out = exp(x - peak)`, returning the peak: the row's maximum, or 0 if that is not finite.
-
-    (numpy's kernels shift by 0 when the maximum is infinite, so that a row
-    of -inf gives NaN and one holding +inf gives NaN, not an error.)
-    """
-    peak = row_max(x)
-    if not np.isfinite(peak):
-        peak = x.dtype.type(0)
-    for j in range(x.shape[0]):
-        out[j] = exp(x[j] - peak)
-    return peak
 
 
 def _sparse_forward(logits, labels, loss, p):
     for i in prange(logits.shape[0]):
         x, q = logits[i], p[i]
-        peak = _exp_shifted(x, q)
+        peak = exp_shifted(x, q)
         total = row_sum(q)
         for j in range(q.shape[0]):
             q[j] /= total
@@ -60,7 +45,7 @@ def _sparse_backward(p, labels, g, grad):
 def _dense_forward(logits, labels, loss, log_p):
     for i in prange(logits.shape[0]):
         x, lp = logits[i], log_p[i]
-        peak = _exp_shifted(x, lp)
+        peak = exp_shifted(x, lp)
         log_total = math.log(row_sum(lp))
         for j in range(x.shape[0]):
             lp[j] = (x[j] - peak) - log_total
