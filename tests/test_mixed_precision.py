@@ -260,11 +260,13 @@ def test_numba_backend_falls_back_to_numpy_for_float16(mixed_float16, rng):
             results[name] = (losses, model.get_weights())
         finally:
             backend.set_backend(previous)
-    # numba compiles float32/float64 kernels only: float16 calls take numpy's kernels,
-    # and the float32 weight updates are numba's, equal to numpy's bit for bit.
-    np.testing.assert_array_equal(results["numba"][0], results["numpy"][0])
+    # numba compiles float32/float64 kernels only: float16 calls take numpy's kernels.
+    # The float32 softmax is numba's (its exp within 2 ulp of numpy's), so the float32
+    # weights agree to float32 rounding, not bit for bit.
+    np.testing.assert_allclose(results["numba"][0], results["numpy"][0], rtol=1e-6)
     for got, want in zip(results["numba"][1], results["numpy"][1]):
-        np.testing.assert_array_equal(got, want)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("suffix", [".keras", ".h5"])

@@ -6,7 +6,7 @@ calls per forward step and five per backward step, each on a small
 products run on a helper thread meanwhile). Here each thread runs all steps
 of its batch block (`_recurrent_blocks`) in compiled code: per step one
 `sgemm` for the pre-activations and one fused pass for the gates, with the
-vectorising `exp32` of `_fast_exp`. Both kernels do the same products, which
+vectorising `exp32` of `_vector_math`. Both kernels do the same products, which
 are most of the work; this one spreads all of it over the cores.
 
 The layout and the residual are the numpy kernel's (gate order o, i, f, g;
@@ -33,10 +33,10 @@ from ..numpy_backend.blas_threads import single_threaded_blas
 from ..numpy_backend.recurrent_lstm import _INVERSE, _internal_weights
 from . import _cblas
 from ._cblas import NO_TRANS, ROW_MAJOR, sgemm
-from ._fast_exp import sigmoid_of_negated, tanh32
 from ._jit import inline, jit, prange
 from ._recurrent_blocks import BLOCK, blocks, product_in_parts
 from ._registry import override, override_vjp
+from ._vector_math import sigmoid_of_negated32, tanh32
 
 _FLOAT = 4
 _ONE, _TWO = np.float32(1.0), np.float32(2.0)
@@ -72,10 +72,10 @@ def _forward_block(weights, bias, rmask, keep, hxt, buf, tc, j0, j1):
             ri, rf, rg, rc_ = units + r, 2 * units + r, 3 * units + r, h4 + r
             bo, bi, bf, bg = bias[r], bias[ri], bias[rf], bias[rg]
             for j in range(c0, c1):
-                o = sigmoid_of_negated(buf[s, r, j] + bo)
-                i = sigmoid_of_negated(buf[s, ri, j] + bi)
-                f = sigmoid_of_negated(buf[s, rf, j] + bf)
-                g = _TWO * sigmoid_of_negated(buf[s, rg, j] + bg) - _ONE
+                o = sigmoid_of_negated32(buf[s, r, j] + bo)
+                i = sigmoid_of_negated32(buf[s, ri, j] + bi)
+                f = sigmoid_of_negated32(buf[s, rf, j] + bf)
+                g = _TWO * sigmoid_of_negated32(buf[s, rg, j] + bg) - _ONE
                 buf[s, r, j], buf[s, ri, j], buf[s, rf, j], buf[s, rg, j] = o, i, f, g
                 c = f * buf[s, rc_, j] + i * g
                 buf[s + 1, rc_, j] = c

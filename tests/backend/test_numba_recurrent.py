@@ -1,4 +1,5 @@
-"""The numba backend's compiled recurrent ops and the float32 `exp` they are built on.
+"""The numba backend's compiled recurrent ops and the float32 gates they are built on
+(their `exp` is tested in test_numba_vector_math.py).
 
 The compiled `lstm_sequence` is compared with the numpy kernel (outputs, final
 states and every gradient, the numpy VJP being gradient-checked in
@@ -20,20 +21,17 @@ pytestmark = pytest.mark.skipif(not installed("numba"),
 if installed("numba"):
     from hikeras.backend import numba_backend, numpy_backend
     from hikeras.backend.numba_backend import _cblas
-    from hikeras.backend.numba_backend._fast_exp import (
-        exp32,
-        sigmoid_of_negated,
+    from hikeras.backend.numba_backend._jit import jit
+    from hikeras.backend.numba_backend._vector_math import (
+        sigmoid_of_negated32,
         tanh32,
     )
-    from hikeras.backend.numba_backend._jit import jit
 
     @jit()
     def _map(f_id, x, out):
         for k in range(x.shape[0]):
-            if f_id == 0:
-                out[k] = exp32(x[k])
-            elif f_id == 1:
-                out[k] = sigmoid_of_negated(x[k])
+            if f_id == 1:
+                out[k] = sigmoid_of_negated32(x[k])
             else:
                 out[k] = tanh32(x[k])
 
@@ -43,21 +41,6 @@ def _apply(f_id, x):
     out = np.empty_like(x)
     _map(f_id, x, out)
     return out
-
-
-def test_exp32_is_within_two_ulp_of_exp_over_the_float32_range():
-    x = np.linspace(-86.5, 88.72, 1_000_001, dtype=np.float32)
-    got = _apply(0, x).astype(np.float64)
-    want = np.exp(x.astype(np.float64))
-    ulp = np.spacing(want.astype(np.float32)).astype(np.float64)
-    assert np.max(np.abs(got - want) / ulp) <= 2.0
-
-
-def test_exp32_overflows_to_inf_and_stops_at_the_smallest_normal_range():
-    got = _apply(0, [88.73, 89.0, 1e4, np.inf, -87.0, -1e4, -np.inf, np.nan])
-    assert np.all(np.isinf(got[:4]) & (got[:4] > 0))
-    assert np.all((got[4:7] > 0) & (got[4:7] < 3e-38))    # clamped, never negative or NaN
-    assert np.isnan(got[7])
 
 
 def test_sigmoid_and_tanh_saturate_exactly_without_nan():
