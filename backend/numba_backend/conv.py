@@ -40,7 +40,7 @@ def conv(x, kernel, *bias, strides=1, padding="valid", dilation_rate=1, activati
         return NotImplemented
     return winograd_conv.winograd_conv(
         x, winograd_conv.kernel_transform(kernel), b, geo.pads,
-        geo.output_spatial(x.shape[1:3]), winograd_conv.ACTIVATIONS[activation])
+        geo.output_spatial(x.shape[1:3]), activation)
 
 
 @override_vjp("conv")
