@@ -3,14 +3,13 @@
 * 2-D depthwise and single-channel convolutions: the direct kernels of
   `depthwise_conv`;
 * 2-D 3x3 stride-1 convolutions with enough channels: Winograd's algorithm
-  (`winograd_conv`), forward and input gradient;
+  (`winograd_conv`), forward and both gradients;
 * everything else: the numpy backend's im2col GEMM kernels.
 """
 
 import numpy as np
 
 from ..numpy_backend import conv as numpy_conv
-from ..numpy_backend.conv_gemm import conv_backward
 from . import depthwise_conv, winograd_conv
 from ._registry import override, override_vjp
 
@@ -58,7 +57,7 @@ def _conv_vjp(node, g):
     if node.input_refs[0] is not None:
         dx = winograd_conv.input_gradient(gz, kernel, geo, x.shape)
     if node.input_refs[1] is not None:
-        _, dk = conv_backward(gz, kernel, geo, x=x)
+        dk = winograd_conv.kernel_gradient(x, gz, geo)
     grads = (dx, dk)
     if len(node.input_refs) == 3:
         grads += (gz.reshape(-1, gz.shape[-1]).sum(axis=0),)

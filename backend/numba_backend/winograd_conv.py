@@ -25,7 +25,7 @@ chunk is independent, so results do not depend on the thread count.
 For stride 1 the input gradient of a 3x3 convolution is itself a 3x3
 convolution, of the output gradient with the kernel flipped and its channel
 axes swapped, padded by `2 - pad` on each side: it runs here too. The
-kernel gradient stays on the numpy backend's im2col product.
+kernel gradient is the adjoint of the forward pass (`kernel_gradient`).
 
 Rounding: F(2x2, 3x3) only scales by 1/2 in the kernel transform, and was
 measured as accurate as im2col in float32 (largest error relative to the
@@ -41,8 +41,8 @@ from ..numpy_backend.conv_workspace import Workspace
 from ..numpy_backend.linalg import _FUSED_ACTIVATIONS
 from ._jit import jit
 
-# The transforms, written out in `_transform_kernel_axis`, `_input_transform`
-# and `_output_transform`:
+# The transforms, written out in `_kernel_transform`, `_input_transform` and
+# `_output_tile` (and their adjoints for the kernel gradient):
 #   G   = [[1, 0, 0], [1/2, 1/2, 1/2], [1/2, -1/2, 1/2], [0, 0, 1]]
 #   B^T = [[1, 0, -1, 0], [0, 1, 1, 0], [0, -1, 1, 0], [0, 1, 0, -1]]
 #   A^T = [[1, 1, 1, 0], [0, 1, -1, -1]]
@@ -142,6 +142,46 @@ def _output_transform(m, bias, y, relu):
 
 
 @jit()
+def _gradient_tile(g00, g01, g10, g11, p):
+    """`p = A g A^T` for one tile's 2x2 output gradient `g`: the adjoint of `_output_tile`."""
+    for f in range(p.shape[1]):
+        # A g: rows combined
+        u0, w0 = g00[f], g01[f]
+        u1, w1 = g00[f] + g10[f], g01[f] + g11[f]
+        u2, w2 = g00[f] - g10[f], g01[f] - g11[f]
+        u3, w3 = -g10[f], -g11[f]
+        # (A g) A^T: columns combined
+        p[0, f], p[1, f], p[2, f], p[3, f] = u0, u0 + w0, u0 - w0, -w0
+        p[4, f], p[5, f], p[6, f], p[7, f] = u1, u1 + w1, u1 - w1, -w1
+        p[8, f], p[9, f], p[10, f], p[11, f] = u2, u2 + w2, u2 - w2, -w2
+        p[12, f], p[13, f], p[14, f], p[15, f] = u3, u3 + w3, u3 - w3, -w3
+
+
+@jit()
+def _gradient_transform(g, p):
+    """`p[:, tile] = A g A^T` for every tile's 2x2 block of the output gradient `g`.
+
+    The outputs an odd size crops away have a zero gradient.
+    """
+    batch, height, width, filters = g.shape
+    rows, cols = (height + 1) // 2, (width + 1) // 2
+    edge = np.empty((4, filters), g.dtype)
+    for b in range(batch):
+        for i in range(rows):
+            for j in range(cols):
+                t = (b * rows + i) * cols + j
+                if 2 * i + 1 < height and 2 * j + 1 < width:
+                    _gradient_tile(g[b, 2 * i, 2 * j], g[b, 2 * i, 2 * j + 1],
+                                   g[b, 2 * i + 1, 2 * j], g[b, 2 * i + 1, 2 * j + 1], p[:, t])
+                    continue
+                edge[:] = 0
+                for a in range(min(2, height - 2 * i)):
+                    for c in range(min(2, width - 2 * j)):
+                        edge[2 * a + c] = g[b, 2 * i + a, 2 * j + c]
+                _gradient_tile(edge[0], edge[1], edge[2], edge[3], p[:, t])
+
+
+@jit()
 def _kernel_transform(kernel, u):
     """`u[4 a + b] = (G g G^T)[a, b]` for the (3, 3) kernel `g` of every channel pair."""
     half = kernel.dtype.type(0.5)
@@ -183,6 +223,48 @@ def _frequency_rows(tiles, row_bytes):
     return tiles
 
 
+class _Tiling:
+    """The 4x4 tiles (stride 2) that cover a convolution's output in 2x2 blocks, chunk by chunk.
+
+    Args:
+        x_shape: the input's shape (batch, height, width, channels).
+        pads: `((top, bottom), (left, right))` zero padding.
+        out_spatial: the output's `(height, width)`.
+        filters: the output's channels.
+    """
+
+    def __init__(self, x_shape, pads, out_spatial, filters, itemsize):
+        batch, channels = x_shape[0], x_shape[-1]
+        self.rows, self.cols = (out_spatial[0] + 1) // 2, (out_spatial[1] + 1) // 2
+        # the tiles' extent: at least the padded input's, more for an odd output size
+        self.padded = (2 * self.rows + 2, 2 * self.cols + 2)
+        self.copy = self.padded != tuple(x_shape[1:3])
+        self.top, self.left = pads[0][0], pads[1][0]
+        per_image = self.rows * self.cols
+        self.step = batch_step(batch, per_image * 16 * (channels + filters) * itemsize,
+                               CHUNK_BYTES)
+        self.v_rows = _frequency_rows(self.step * per_image, channels * itemsize)
+        self.m_rows = _frequency_rows(self.step * per_image, filters * itemsize)
+
+    def tiles(self, images):
+        return images * self.rows * self.cols
+
+    def transformed_input(self, xc, scratch):
+        """`B^T d B` of every tile of the chunk `xc`, (16, tiles, channels)."""
+        if self.copy:
+            xp = scratch((self.step,) + self.padded + xc.shape[-1:], xc.dtype)[:len(xc)]
+            xp.fill(0)
+            xp[:, self.top:self.top + xc.shape[1], self.left:self.left + xc.shape[2]] = xc
+            xc = xp
+        v = scratch((16, self.v_rows, xc.shape[-1]), xc.dtype)[:, :self.tiles(len(xc))]
+        _input_transform(xc, v)
+        return v
+
+    def products(self, images, filters, dtype, scratch):
+        """A buffer for the chunk's 16 products, (16, tiles, filters)."""
+        return scratch((16, self.m_rows, filters), dtype)[:, :self.tiles(images)]
+
+
 def winograd_conv(x, u, bias, pads, out_spatial, activation):
     """`activation(conv(x, kernel) + bias)` for a 3x3, stride-1 kernel transformed to `u`.
 
@@ -195,32 +277,14 @@ def winograd_conv(x, u, bias, pads, out_spatial, activation):
         activation: a name of `ACTIVATIONS`; relu is fused into the output
             transform, the others run on each chunk's output after it.
     """
-    batch, channels = x.shape[0], x.shape[-1]
     filters = u.shape[-1]
-    height, width = out_spatial
-    rows, cols = (height + 1) // 2, (width + 1) // 2
-    padded = (2 * rows + 2, 2 * cols + 2)   # the tiles' extent, at least the padded input's
-    copy = padded != x.shape[1:3]
-    y = np.empty((batch,) + out_spatial + (filters,), x.dtype)
-    itemsize = x.dtype.itemsize
-    step = batch_step(batch, rows * cols * 16 * (channels + filters) * itemsize, CHUNK_BYTES)
-    tiles = step * rows * cols
-    v_rows = _frequency_rows(tiles, channels * itemsize)
-    m_rows = _frequency_rows(tiles, filters * itemsize)
-    (top, _), (left, _) = pads
+    tiling = _Tiling(x.shape, pads, out_spatial, filters, x.dtype.itemsize)
+    y = np.empty((x.shape[0],) + tuple(out_spatial) + (filters,), x.dtype)
 
     def chunk(start, stop):
         with Workspace() as scratch:
-            xc = x[start:stop]
-            if copy:
-                xp = scratch((step,) + padded + (channels,), x.dtype)[:stop - start]
-                xp.fill(0)
-                xp[:, top:top + x.shape[1], left:left + x.shape[2]] = xc
-                xc = xp
-            count = (stop - start) * rows * cols
-            v = scratch((16, v_rows, channels), x.dtype)[:, :count]
-            m = scratch((16, m_rows, filters), x.dtype)[:, :count]
-            _input_transform(xc, v)
+            v = tiling.transformed_input(x[start:stop], scratch)
+            m = tiling.products(stop - start, filters, x.dtype, scratch)
             for f in range(16):
                 np.matmul(v[f], u[f], out=m[f])
             yc = y[start:stop]
@@ -228,8 +292,44 @@ def winograd_conv(x, u, bias, pads, out_spatial, activation):
             if activation not in ("linear", "relu"):
                 _FUSED_ACTIVATIONS[activation][0](yc)
 
-    run_chunks(chunk, batch, step)
+    run_chunks(chunk, x.shape[0], tiling.step)
     return y
+
+
+def kernel_gradient(x, gz, geo):
+    """The kernel gradient of a qualifying convolution from its pre-activation gradient `gz`.
+
+    The exact gradient of the Winograd forward pass (its adjoint): with `V`
+    the transformed input tiles and `P = A g A^T` the transformed 2x2 output
+    gradients, `dU[f] = V[f]^T @ P[f]`, summed over the tiles, and the kernel
+    gradient is `G^T dU G`. Each chunk's sum is kept apart and the chunks
+    are added in batch order, so the result does not depend on the threads.
+    """
+    filters = gz.shape[-1]
+    tiling = _Tiling(x.shape, geo.pads, gz.shape[1:3], filters, x.dtype.itemsize)
+
+    def chunk(start, stop):
+        with Workspace() as scratch:
+            v = tiling.transformed_input(x[start:stop], scratch)
+            p = tiling.products(stop - start, filters, x.dtype, scratch)
+            _gradient_transform(gz[start:stop], p)
+            du = np.empty((16, x.shape[-1], filters), x.dtype)
+            for f in range(16):
+                np.matmul(v[f].T, p[f], out=du[f])
+            return du
+
+    parts = run_chunks(chunk, x.shape[0], tiling.step)
+    du = np.sum(parts, axis=0).reshape((4, 4) + parts[0].shape[1:])
+    return _untransform_kernel_axis(_untransform_kernel_axis(du, 0), 1)
+
+
+def _untransform_kernel_axis(du, axis):
+    """`G^T` applied along `axis` (of length 4, becoming 3): the adjoint of `_kernel_transform`."""
+    d = np.moveaxis(du, axis, 0)
+    half = d.dtype.type(0.5)
+    inner = (d[1] + d[2]) * half
+    out = np.stack([d[0] + inner, (d[1] - d[2]) * half, inner + d[3]])
+    return np.moveaxis(out, 0, axis)
 
 
 def qualifies(x, kernel, geo, min_channels):

@@ -126,7 +126,8 @@ def test_thread_count_and_chunks_do_not_change_results(winograd, monkeypatch, rn
                                         activation="relu"))
     for a, b, c in zip(*runs, whole):
         np.testing.assert_array_equal(a, b)
-        np.testing.assert_allclose(a, c, rtol=1e-5, atol=1e-6)
+        # other chunks sum the kernel gradient in another order: float32 rounding
+        np.testing.assert_allclose(a, c, rtol=1e-5, atol=1e-5 * np.abs(c).max())
 
 
 def test_first_layer_skips_input_gradient(winograd, rng):
