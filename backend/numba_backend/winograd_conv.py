@@ -39,6 +39,7 @@ import numpy as np
 from ..numpy_backend.batch_threads import batch_step, run_chunks
 from ..numpy_backend.conv_workspace import Workspace
 from ..numpy_backend.linalg import _FUSED_ACTIVATIONS
+from ..numpy_backend.threaded_matmul import matmul_shared
 from .winograd_transforms import (
     gradient_transform,
     input_transform,
@@ -94,6 +95,7 @@ class _Tiling:
         # slower than im2col's (1.2x); at 256, as fast.
         self.step = batch_step(batch, per_image * 16 * (channels + filters) * itemsize,
                                CHUNK_BYTES, min_chunk_bytes=CHUNK_BYTES)
+        self.one_chunk = self.step >= batch
         self.v_rows = _frequency_rows(self.step * per_image, channels * itemsize)
         self.m_rows = _frequency_rows(self.step * per_image, filters * itemsize)
 
@@ -114,6 +116,20 @@ class _Tiling:
     def products(self, images, filters, dtype, scratch):
         """A buffer for the chunk's 16 products, (16, tiles, filters)."""
         return scratch((16, self.m_rows, filters), dtype)[:, :self.tiles(images)]
+
+    def multiply(self, a, b, out):
+        """`out[...] = a @ b` on single-threaded BLAS.
+
+        The chunks of a batch run on the batch threads, which hold BLAS to one
+        thread; a batch of one chunk (one-sample inference) runs on the caller's
+        thread, where `matmul_shared` keeps BLAS to one thread too and shares only
+        large products among the batch threads, as the numpy backend's
+        convolutions do (`threaded_matmul` says why).
+        """
+        if self.one_chunk:
+            matmul_shared(a, b, out)
+        else:
+            np.matmul(a, b, out=out)
 
 
 def winograd_conv(x, u, bias, pads, out_spatial, activation):
@@ -137,7 +153,7 @@ def winograd_conv(x, u, bias, pads, out_spatial, activation):
             v = tiling.transformed_input(x[start:stop], scratch)
             m = tiling.products(stop - start, filters, x.dtype, scratch)
             for f in range(16):
-                np.matmul(v[f], u[f], out=m[f])
+                tiling.multiply(v[f], u[f], m[f])
             yc = y[start:stop]
             output_transform(m, bias, yc, activation == "relu")
             if activation not in ("linear", "relu"):
@@ -166,7 +182,7 @@ def kernel_gradient(x, gz, geo):
             gradient_transform(gz[start:stop], p)
             du = np.empty((16, x.shape[-1], filters), x.dtype)
             for f in range(16):
-                np.matmul(v[f].T, p[f], out=du[f])
+                tiling.multiply(v[f].T, p[f], du[f])
             return du
 
     parts = run_chunks(chunk, x.shape[0], tiling.step)

@@ -130,6 +130,26 @@ def test_thread_count_and_chunks_do_not_change_results(winograd, monkeypatch, rn
         np.testing.assert_allclose(a, c, rtol=1e-5, atol=1e-5 * np.abs(c).max())
 
 
+def test_one_chunk_shares_its_products_among_threads_alike(winograd, monkeypatch, rng):
+    """A batch of one chunk cuts large products into fixed blocks: the same on any thread count."""
+    from hikeras.backend.numpy_backend import threaded_matmul
+
+    monkeypatch.setattr(threaded_matmul, "MIN_SHARED_LATENCY_WORK", 0)
+    x = rng.uniform(-1, 1, (1, 9, 10, 6)).astype(np.float32)
+    kernel = rng.uniform(-1, 1, (3, 3, 6, 5)).astype(np.float32)
+    bias = rng.uniform(-1, 1, 5).astype(np.float32)
+    g = rng.uniform(-1, 1, (1, 9, 10, 5)).astype(np.float32)
+    runs = []
+    for threads in ("1", "3"):
+        monkeypatch.setenv("HIKERAS_NUM_THREADS", threads)
+        runs.append(_conv_and_gradients(x, kernel, bias, g, padding="same"))
+    for a, b in zip(*runs):
+        np.testing.assert_array_equal(a, b)
+    want = conv_reference(x.astype(float), kernel.astype(float), bias.astype(float),
+                          padding="same")
+    np.testing.assert_allclose(runs[0][0], want, rtol=1e-5, atol=1e-5)
+
+
 def test_first_layer_skips_input_gradient(winograd, rng):
     kernel = backend.Variable(rng.uniform(-1, 1, (3, 3, 2, 3)).astype(np.float32))
     x = rng.uniform(-1, 1, (2, 5, 5, 2)).astype(np.float32)
