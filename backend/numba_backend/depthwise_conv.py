@@ -11,14 +11,15 @@ is lowered the same way. The backward pass scatters the input
 gradient image by image and reduces the kernel gradient tap by tap. Every
 sum runs in a fixed order, so results do not depend on the thread count.
 
-`conv.py` registers these kernels; other convolutions (several input
-channels per group, 1-D and 3-D, float16) go elsewhere.
+Other convolutions (several input channels per group, 1-D and 3-D, float16)
+keep the numpy backend's GEMM kernels.
 """
 
 import numpy as np
 
 from ..numpy_backend import conv as numpy_conv
 from ._jit import jit, prange
+from ._registry import override, override_vjp
 
 _ACTIVATIONS = {"linear": 0, "relu": 1, "sigmoid": 2, "tanh": 3}
 
@@ -152,8 +153,9 @@ def _arrays(geo):
             np.array([lo for lo, _ in geo.pads], np.int64))
 
 
+@override("conv")
 def conv(x, kernel, *bias, strides=1, padding="valid", dilation_rate=1, activation="linear"):
-    """`conv` by the direct kernel, or NotImplemented if not a 2-D depthwise convolution."""
+    """`conv` with a direct kernel for 2-D depthwise convolutions."""
     attrs = {"strides": strides, "padding": padding, "dilation_rate": dilation_rate}
     geo = _depthwise_geometry(x, kernel, attrs)
     if geo is None or activation not in _ACTIVATIONS:
@@ -167,8 +169,8 @@ def conv(x, kernel, *bias, strides=1, padding="valid", dilation_rate=1, activati
     return out
 
 
-def conv_vjp(node, g):
-    """`conv`'s VJP by the direct kernels, or NotImplemented if not 2-D depthwise."""
+@override_vjp("conv")
+def _conv_vjp(node, g):
     x, kernel = node.inputs[0], node.inputs[1]
     geo = _depthwise_geometry(x, kernel, node.attrs)
     if geo is None or g.dtype != x.dtype:

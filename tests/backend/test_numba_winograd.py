@@ -21,7 +21,6 @@ pytestmark = pytest.mark.skipif(not installed("numba"),
 
 if installed("numba"):
     from hikeras.backend import numba_backend, numpy_backend
-    from hikeras.backend.numba_backend import conv as numba_conv
     from hikeras.backend.numba_backend import winograd_conv
 
 
@@ -35,7 +34,7 @@ def winograd(monkeypatch):
         calls.append(args[0].shape)
         return compute(*args, **kwargs)
 
-    monkeypatch.setattr(numba_conv, "WINOGRAD_MIN_CHANNELS", 1)
+    monkeypatch.setattr(winograd_conv, "MIN_CHANNELS", 1)
     monkeypatch.setattr(winograd_conv, "winograd_conv", spy)
     previous = backend.backend()
     backend.set_backend("numba")
@@ -100,6 +99,24 @@ def test_default_threshold(monkeypatch, rng):
     calls.clear()
     numba_backend.ops["conv"](x, kernel[..., :1])             # one filter: im2col
     numba_backend.ops["conv"](x, kernel, strides=2)           # strided: im2col
+    assert not calls
+
+
+def test_declined_convolutions_reach_the_depthwise_kernels(monkeypatch, rng):
+    """Winograd is chained before the depthwise kernels, which still get their convolutions."""
+    from hikeras.backend.numba_backend import depthwise_conv
+
+    # `override` returns the op it registers: the depthwise kernels are what Winograd declines to
+    assert winograd_conv._previous is depthwise_conv.conv
+    calls = []
+    compute = winograd_conv.winograd_conv
+    monkeypatch.setattr(winograd_conv, "winograd_conv",
+                        lambda *a, **k: calls.append(1) or compute(*a, **k))
+    x = rng.standard_normal((2, 8, 8, 4)).astype(np.float32)
+    for inputs in ((x, rng.standard_normal((3, 3, 1, 4)).astype(np.float32)),        # depthwise
+                   (x[..., :1], rng.standard_normal((3, 3, 1, 2)).astype(np.float32))):  # 1 channel
+        np.testing.assert_allclose(numba_backend.ops["conv"](*inputs),
+                                   numpy_backend.ops["conv"](*inputs), rtol=1e-5, atol=1e-5)
     assert not calls
 
 

@@ -43,7 +43,7 @@ def main():
     parser.add_argument("--samples", type=int, default=1280, help="training samples per round")
     args = parser.parse_args()
 
-    from hikeras.backend.numba_backend import conv as numba_conv
+    from hikeras.backend.numba_backend import winograd_conv
 
     import hikeras
 
@@ -55,7 +55,7 @@ def main():
     x_predict = rng.random((5000, 28, 28, 1), np.float32)
     one = x_predict[:1]
     model = _model(hikeras)
-    threshold = numba_conv.WINOGRAD_MIN_CHANNELS
+    threshold = winograd_conv.MIN_CHANNELS
     modes = {"winograd": threshold, "im2col": 1 << 30}
     tasks = {
         "train (samples/s)": (lambda: model.fit(x, y, batch_size=128, epochs=1, verbose=0),
@@ -67,16 +67,16 @@ def main():
     }
     times = {(task, mode): [] for task in tasks for mode in modes}
     for mode, value in modes.items():   # warm up: compile, trace
-        numba_conv.WINOGRAD_MIN_CHANNELS = value
+        winograd_conv.MIN_CHANNELS = value
         for fn, _ in tasks.values():
             fn()
     for round_ in range(args.rounds):
         order = list(modes) if round_ % 2 == 0 else list(modes)[::-1]
         for task, (fn, _) in tasks.items():
             for mode in order:
-                numba_conv.WINOGRAD_MIN_CHANNELS = modes[mode]
+                winograd_conv.MIN_CHANNELS = modes[mode]
                 times[task, mode].append(_time(fn))
-    numba_conv.WINOGRAD_MIN_CHANNELS = threshold
+    winograd_conv.MIN_CHANNELS = threshold
     for task, (_, count) in tasks.items():
         new, old = times[task, "winograd"], times[task, "im2col"]
         wins = sum(a < b for a, b in zip(new, old))
