@@ -75,3 +75,36 @@ def test_geometry_is_remembered_and_errors_are_not(rng):
         with pytest.raises(ValueError, match="pool_size"):
             pool(x, pool_size=0)
     np.testing.assert_array_equal(pool(x, pool_size=2), first)
+
+
+@pytest.mark.parametrize("rows", [1, 3, 8])
+@pytest.mark.parametrize("activation", ["linear", "relu", "sigmoid", "tanh"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_dense_for_a_few_rows_matches_numpy(rng, rows, activation, dtype):
+    depth, units = 515, 130   # a depth that is not a multiple of the loop's 4 rows
+    assert depth * units >= numba_backend.dense.MIN_KERNEL_SIZE
+    x = rng.standard_normal((rows, depth)).astype(dtype)
+    kernel = (rng.standard_normal((depth, units)) / np.sqrt(depth)).astype(dtype)
+    bias = rng.standard_normal(units).astype(dtype)
+    for args in ((x, kernel, bias), (x, kernel)):
+        got = numba_backend.ops["dense"].forward(*args, activation=activation)
+        want = numpy_backend.ops["dense"].forward(*args, activation=activation)
+        assert got.dtype == dtype and got.shape == (rows, units)
+        tolerance = 1e-5 if dtype == np.float32 else 1e-12
+        np.testing.assert_allclose(got, want, rtol=tolerance, atol=tolerance)
+
+
+def test_dense_leaves_batches_and_small_kernels_to_numpy(rng, monkeypatch):
+    from hikeras.backend.numba_backend import dense
+
+    calls = []
+    monkeypatch.setattr(dense, "_product", lambda *args: calls.append(args))
+    x = rng.standard_normal((dense.MAX_ROWS + 1, 300)).astype(np.float32)
+    kernel = rng.standard_normal((300, 300)).astype(np.float32)
+    small = rng.standard_normal((300, 10)).astype(np.float32)
+    for args in ((x, kernel), (x[:1], small), (x[:1], kernel.T)):   # batch, small, a view
+        np.testing.assert_array_equal(numba_backend.ops["dense"].forward(*args),
+                                      numpy_backend.ops["dense"].forward(*args))
+    assert calls == []
+    numba_backend.ops["dense"].forward(x[:1], kernel)
+    assert len(calls) == 1
