@@ -18,8 +18,8 @@ keep the numpy backend's GEMM kernels.
 import numpy as np
 
 from ..numpy_backend import conv as numpy_conv
+from ..numpy_backend._memo import memoized
 from ._jit import jit, prange
-from ._memo import memoized
 from ._registry import override, override_vjp
 
 _ACTIVATIONS = {"linear": 0, "relu": 1, "sigmoid": 2, "tanh": 3}

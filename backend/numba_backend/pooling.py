@@ -17,8 +17,8 @@ Other ranks and integer inputs keep the numpy kernels.
 import numpy as np
 
 from ..numpy_backend import pooling as numpy_pooling
+from ..numpy_backend._memo import memoized
 from ._jit import jit, prange
-from ._memo import memoized
 from ._registry import override, override_vjp
 
 # Outputs times window taps below which a forward pass runs on the calling

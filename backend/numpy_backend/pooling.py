@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import shape_rules as rules
 from ..tensor import SymbolicTensor
+from ._memo import memoized
 from ._registry import define
 from .batch_threads import batch_step, declares_batch_kernel, run_chunks
 
@@ -51,6 +52,10 @@ def _window(op, shape, pool_size, strides, padding):
     pads = tuple((0, 0) if n is None else rules.window_padding(n, k, s, 1, padding)
                  for n, k, s in zip(spatial, pool, steps))
     return pool, steps, pads, counts
+
+
+# `_window` for the kernels, whose shapes are concrete (the shape rules see unknown sizes).
+_kernel_window = memoized(_window)
 
 
 def _float_dtype(dtype):
@@ -132,7 +137,8 @@ def _lowest(dtype):
         save_inputs=(0,), save_outputs=(0,))
 def max_pool(x, pool_size, strides=None, padding="valid"):
     """Maximum over each window."""
-    pool, steps, pads, counts = _window("max_pool", x.shape, pool_size, strides, padding)
+    pool, steps, pads, counts = _kernel_window("max_pool", x.shape, pool_size, strides,
+                                                padding)
     out = np.empty(x.shape[:1] + counts + x.shape[-1:], x.dtype)
 
     def forward(start, stop):
@@ -160,8 +166,8 @@ def _max_pool_vjp(node, g):
     """
     x, out = node.inputs[0], node.outputs[0]
     attrs = node.attrs
-    pool, steps, pads, counts = _window("max_pool", x.shape, attrs["pool_size"],
-                                        attrs.get("strides"), attrs.get("padding", "valid"))
+    pool, steps, pads, counts = _kernel_window("max_pool", x.shape, attrs["pool_size"],
+                                               attrs.get("strides"), attrs.get("padding", "valid"))
     taps = list(_taps(pool, steps, counts))
 
     def route(start, stop, targets, accumulate):
@@ -198,7 +204,8 @@ def _window_sizes(shape, pool, steps, pads, counts):
 @define("avg_pool", shape=declares_batch_kernel(_pool_shape("avg_pool", _float_dtype)))
 def avg_pool(x, pool_size, strides=None, padding="valid"):
     """Mean over each window's real elements ("same" padding is not counted)."""
-    pool, steps, pads, counts = _window("avg_pool", x.shape, pool_size, strides, padding)
+    pool, steps, pads, counts = _kernel_window("avg_pool", x.shape, pool_size, strides,
+                                                padding)
     out = np.empty(x.shape[:1] + counts + x.shape[-1:], _float_dtype(x.dtype))
     sizes = _window_sizes(x.shape, pool, steps, pads, counts).astype(out.dtype)
 
@@ -219,8 +226,8 @@ def avg_pool(x, pool_size, strides=None, padding="valid"):
 def _avg_pool_vjp(node, g):
     shape = node.input_shapes[0]
     attrs = node.attrs
-    pool, steps, pads, counts = _window("avg_pool", shape, attrs["pool_size"],
-                                        attrs.get("strides"), attrs.get("padding", "valid"))
+    pool, steps, pads, counts = _kernel_window("avg_pool", shape, attrs["pool_size"],
+                                               attrs.get("strides"), attrs.get("padding", "valid"))
     sizes = _window_sizes(shape, pool, steps, pads, counts).astype(g.dtype)
 
     def route(start, stop, targets, accumulate):
