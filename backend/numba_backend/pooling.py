@@ -9,7 +9,8 @@ numpy kernel's (and TensorFlow's) routing, padding taps included: a padding
 tap holds the dtype's lowest value and, if it comes first, takes the
 gradient away. Rows of different images never share outputs, and a row's
 windows are visited in order, so the result is the same on any number of
-threads.
+threads, or on the calling thread alone, where a small forward call runs
+(`SERIAL_WORK`).
 
 Other ranks and integer inputs keep the numpy kernels.
 """
