@@ -9,7 +9,8 @@ numpy kernel's (and TensorFlow's) routing, padding taps included: a padding
 tap holds the dtype's lowest value and, if it comes first, takes the
 gradient away. Rows of different images never share outputs, and a row's
 windows are visited in order, so the result is the same on any number of
-threads.
+threads, or on the calling thread alone, where a small forward call runs
+(`SERIAL_WORK`).
 
 Other ranks and integer inputs keep the numpy kernels.
 """
@@ -17,16 +18,24 @@ Other ranks and integer inputs keep the numpy kernels.
 import numpy as np
 
 from ..numpy_backend import pooling as numpy_pooling
+from ..numpy_backend._memo import memoized
 from ._jit import jit, prange
 from ._registry import override, override_vjp
 
+# Outputs times window taps below which a forward pass runs on the calling
+# thread: waking numba's threads costs tens of microseconds, which is more
+# than the whole pass of a one-sample call (measured 42 us on two threads,
+# 10 us on one, for the benchmark CNN's 24x24x64 pooling).
+SERIAL_WORK = 1 << 19
 
-@jit(parallel=True)
-def _forward(x, out, pool, steps, pads):
-    batch, height, width, channels = x.shape
+
+@jit()
+def _forward_rows(x, out, pool, steps, pads, first, last):
+    """Output rows `first..last-1`, counted over (batch, output height)."""
+    height, width, channels = x.shape[1], x.shape[2], x.shape[3]
     out_h, out_w = out.shape[1], out.shape[2]
     lowest = -np.inf
-    for row in prange(batch * out_h):
+    for row in range(first, last):
         b, oh = row // out_h, row % out_h
         for ow in range(out_w):
             acc = out[b, oh, ow]
@@ -47,6 +56,12 @@ def _forward(x, out, pool, steps, pads):
                             m = acc[c]
                             if v > m or (np.isnan(v) and not np.isnan(m)):
                                 acc[c] = v
+
+
+@jit(parallel=True)
+def _forward_parallel(x, out, pool, steps, pads):
+    for row in prange(x.shape[0] * out.shape[1]):
+        _forward_rows(x, out, pool, steps, pads, row, row + 1)
 
 
 @jit(parallel=True)
@@ -77,13 +92,14 @@ def _backward(x, out, g, dx, pool, steps, pads):
                                     routed[c] = True
 
 
-def _geometry(x, attrs):
-    """`(pool, steps, pads, counts)` as arrays, or None when this is not a 2-D float pool."""
-    if x.ndim != 4 or x.dtype not in (np.float32, np.float64):
+@memoized
+def _geometry(shape, dtype, pool_size, strides, padding):
+    """`(pool, steps, pads, counts)` (index arrays and output spatial shape), or None
+    when this is not a 2-D float pool."""
+    if len(shape) != 4 or dtype not in (np.float32, np.float64):
         return None
-    pool, steps, pads, counts = numpy_pooling._window(
-        "max_pool", x.shape, attrs["pool_size"], attrs.get("strides"),
-        attrs.get("padding", "valid"))
+    pool, steps, pads, counts = numpy_pooling._window("max_pool", shape, pool_size, strides,
+                                                      padding)
     return (np.array(pool, np.int64), np.array(steps, np.int64),
             np.array([lo for lo, _ in pads], np.int64), counts)
 
@@ -91,19 +107,25 @@ def _geometry(x, attrs):
 @override("max_pool")
 def max_pool(x, pool_size, strides=None, padding="valid"):
     """Maximum over each window (2-D float inputs compiled)."""
-    geometry = _geometry(x, {"pool_size": pool_size, "strides": strides, "padding": padding})
+    geometry = _geometry(x.shape, x.dtype, pool_size, strides, padding)
     if geometry is None:
         return NotImplemented
     pool, steps, pads, counts = geometry
     out = np.empty(x.shape[:1] + counts + x.shape[-1:], x.dtype)
-    _forward(np.ascontiguousarray(x), out, pool, steps, pads)
+    x = np.ascontiguousarray(x)
+    if out.size * pool.prod() < SERIAL_WORK:
+        _forward_rows(x, out, pool, steps, pads, 0, out.shape[0] * out.shape[1])
+    else:
+        _forward_parallel(x, out, pool, steps, pads)
     return out
 
 
 @override_vjp("max_pool")
 def _max_pool_vjp(node, g):
     x, out = node.inputs[0], node.outputs[0]
-    geometry = _geometry(x, node.attrs)
+    attrs = node.attrs
+    geometry = _geometry(x.shape, x.dtype, attrs["pool_size"], attrs.get("strides"),
+                         attrs.get("padding", "valid"))
     if geometry is None or g.dtype != x.dtype:
         return NotImplemented
     pool, steps, pads, _ = geometry

@@ -14,6 +14,7 @@ import numpy as np
 from .. import shape_rules as rules
 from ..tensor import SymbolicTensor
 from .conv_gemm import conv_backward, conv_forward, geometry
+from ._memo import memoized
 from .linalg import _FUSED_ACTIVATIONS
 from ._registry import define
 from .batch_threads import declares_batch_kernel
@@ -68,6 +69,7 @@ def _window_counts(op, spatial, window, strides, dilation, padding):
     return counts
 
 
+@memoized   # called with concrete shapes only, by the kernels
 def _conv_geometry(x_shape, k_shape, strides, padding, dilation_rate):
     rank, strides, dilation = _layout("conv", x_shape, k_shape, strides, padding,
                                       dilation_rate, rules.WINDOW_PADDINGS)

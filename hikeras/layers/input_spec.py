@@ -30,20 +30,23 @@ def _shown(shape):
     return (None,) + tuple(shape[1:]) if shape else tuple(shape)
 
 
+def _prefix(layer):
+    return f"Input 0 of layer '{layer.name}' ({type(layer).__name__}) is incompatible with the layer:"
+
+
 def check_input_spec(layer, inputs):
     """Raises a ValueError naming `layer` if `inputs` violates `layer.input_spec`."""
     spec = layer.input_spec
     shape = tuple(inputs.shape) if hasattr(inputs, "shape") else np.shape(inputs)
     ndim = len(shape)
-    prefix = f"Input 0 of layer '{layer.name}' ({type(layer).__name__}) is incompatible with the layer:"
     if spec.ndim is not None and ndim != spec.ndim:
         raise ValueError(
-            f"{prefix} expected ndim={spec.ndim}, found ndim={ndim}. "
+            f"{_prefix(layer)} expected ndim={spec.ndim}, found ndim={ndim}. "
             f"Received: input shape {_shown(shape)}"
         )
     if spec.min_ndim is not None and ndim < spec.min_ndim:
         raise ValueError(
-            f"{prefix} expected min_ndim={spec.min_ndim}, found ndim={ndim}. "
+            f"{_prefix(layer)} expected min_ndim={spec.min_ndim}, found ndim={ndim}. "
             f"Received: input shape {_shown(shape)}"
         )
     for axis, size in spec.axes.items():
@@ -51,6 +54,6 @@ def check_input_spec(layer, inputs):
             continue
         if shape[axis] is not None and size is not None and shape[axis] != size:
             raise ValueError(
-                f"{prefix} expected shape {spec.expected_shape(ndim)}, but it received an "
+                f"{_prefix(layer)} expected shape {spec.expected_shape(ndim)}, but it received an "
                 f"input with shape {_shown(shape)}. Received: input shape {_shown(shape)}"
             )

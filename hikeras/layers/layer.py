@@ -510,7 +510,8 @@ class Layer(Operation):
                 scope.add_loss(value)
 
     def _clear_added_losses(self):
-        self._added_losses = []
+        if self._added_losses:   # assigning goes through the tracking `__setattr__`
+            self._added_losses = []
         for layer in self._layers:
             layer._clear_added_losses()
 
@@ -632,6 +633,10 @@ class Layer(Operation):
         return self._call_with_context(args, kwargs)
 
     def _convert_inputs(self, inputs):
+        if type(inputs) is np.ndarray:   # the common case, first
+            target = autocasting.input_dtype(self, inputs.dtype)
+            return inputs if target is None else ops.cast(inputs, target)
+
         def convert(x):
             if isinstance(x, (list, float, int)) or np.isscalar(x):
                 arr = np.asarray(x)

@@ -147,9 +147,11 @@ class Functional(Model):
                     masks[id(t)] = m
         masked = [True] * len(self._nodes_in_order) if masks else self._mask_nodes
         for node, release, with_mask in zip(self._nodes_in_order, self._release_after, masked):
-            args = tree.map_structure(lambda a: _lookup(values, a), list(node.call_args))
-            kwargs = tree.map_structure(lambda a: _lookup(values, a), node.call_kwargs)
-            if with_mask:
+            single = node.call_args[0] if len(node.call_args) == 1 else None
+            if not with_mask and not node.call_kwargs and isinstance(single, KerasTensor):
+                out = node.layer(values[id(single)])   # the common node, without tree walks
+            elif with_mask:
+                args, kwargs = self._node_arguments(node, values)
                 in_mask = tree.map_structure(lambda a: masks.get(id(a)), node.call_args[0])
                 if all(m is None for m in tree.flatten(in_mask)):
                     in_mask = None
@@ -162,9 +164,13 @@ class Functional(Model):
                     if m is not None:
                         masks[id(t)] = m
             else:
+                args, kwargs = self._node_arguments(node, values)
                 out = node.layer(*args, **kwargs)
-            for t, v in zip(node.output_tensors, tree.flatten(out)):
-                values[id(t)] = v
+            if type(out) is np.ndarray and len(node.output_tensors) == 1:
+                values[id(node.output_tensors[0])] = out
+            else:
+                for t, v in zip(node.output_tensors, tree.flatten(out)):
+                    values[id(t)] = v
             for tid in release:
                 del values[tid]
         outputs = tree.pack_sequence_as(self._outputs_struct,
@@ -173,6 +179,12 @@ class Functional(Model):
             return outputs, None
         return outputs, tree.pack_sequence_as(self._outputs_struct,
                                               [masks.get(id(t)) for t in self.outputs])
+
+    @staticmethod
+    def _node_arguments(node, values):
+        """`(args, kwargs)` of a node's call, graph tensors replaced by their values."""
+        args = tree.map_structure(lambda a: _lookup(values, a), list(node.call_args))
+        return args, tree.map_structure(lambda a: _lookup(values, a), node.call_kwargs)
 
     def compute_mask(self, inputs, mask=None):
         """The output masks for `inputs` (runs the graph; None if it has no masks)."""

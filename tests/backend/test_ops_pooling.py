@@ -116,3 +116,14 @@ def test_pool_larger_than_valid_input(op):
 def test_bad_attributes(attrs, message):
     with pytest.raises(ValueError, match=message):
         apply("max_pool", np.ones((1, 4, 4, 1), "float32"), **attrs)
+
+
+@pytest.mark.parametrize("padding", ["valid", "same"])
+def test_max_pool_propagates_nan_to_its_windows_only(padding):
+    x = np.arange(1 * 5 * 5 * 2, dtype="float32").reshape(1, 5, 5, 2)
+    x[0, 2, 3, 1] = np.nan
+    out = apply("max_pool", x, pool_size=3, strides=2, padding=padding)
+    expected = pool_reference(np.max)(x, pool_size=3, strides=2, padding=padding)
+    np.testing.assert_array_equal(np.isnan(out), np.isnan(expected))
+    assert np.isnan(out).sum() == 2   # the windows holding row 2, column 3
+    np.testing.assert_array_equal(out[~np.isnan(out)], expected[~np.isnan(expected)])
