@@ -24,6 +24,7 @@ from .dtypes import (
     standardize_dtype,
 )
 from .executor import kahn_order
+from .heap import retained_heap
 from .numpy_backend.batch_threads import num_threads, set_num_threads
 from .numpy_backend.linalg import FUSED_DENSE_ACTIVATIONS
 from .registry import Op, OpRegistry
@@ -86,6 +87,7 @@ __all__ = [
     "register_backend",
     "reset_uids",
     "result_type",
+    "retained_heap",
     "set_backend",
     "set_epsilon",
     "set_floatx",

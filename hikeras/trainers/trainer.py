@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import metrics as metrics_module
 from .. import ops, optimizers
-from ..backend import GradientTape
+from ..backend import GradientTape, retained_heap
 from ..callbacks import CallbackList
 from ..callbacks.callback_list import pythonify_logs
 from ..callbacks.progbar_logger import resolve_verbose
@@ -381,6 +381,7 @@ class Trainer:
                            for group in groups)
 
     # ------------------------------------------------------------------ loops
+    @retained_heap()   # the same activations every batch: reuse, no page faults
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
             sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
@@ -486,6 +487,7 @@ class Trainer:
         results = self.get_metrics_result()
         return results if set(logs) == set(results) else dict(logs)
 
+    @retained_heap()   # the same activations every batch: reuse, no page faults
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
                  steps=None, callbacks=None, return_dict=False):
         """Loss and metrics on data: a scalar, a list, or a dict with `return_dict`."""
@@ -499,6 +501,7 @@ class Trainer:
                            epochs=1, steps=batches.num_steps)
         return _format_result(self._run_evaluation(batches, cbs), return_dict)
 
+    @retained_heap()   # the same activations every batch: reuse, no page faults
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """Model outputs for `x`, computed batch by batch (numpy arrays)."""
         verbose = resolve_verbose(verbose)
