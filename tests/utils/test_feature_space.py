@@ -194,7 +194,7 @@ def test_bad_use_is_refused():
         space.save("space.h5")
 
 
-def test_a_feature_space_keras_saved_loads_and_encodes_as_keras(tmp_path):
+def test_a_feature_space_keras_saved_loads_and_encodes_as_keras():
     loaded = hikeras.saving.load_model(Path(__file__).parent / "keras_feature_space.keras")
     assert isinstance(loaded, FeatureSpace)
     np.testing.assert_allclose(loaded(_batch()), FIXTURE["concat"], rtol=1e-6, atol=1e-6)
