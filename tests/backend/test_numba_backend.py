@@ -122,22 +122,38 @@ def test_unsupported_dtype_falls_back(numba_active):
     assert w.dtype == np.float16 and w.tolist() == [0.5] * 4
 
 
-def test_results_do_not_depend_on_the_thread_count(numba_active, rng):
+UPDATE_CASES = [c for c in CASES if numba_backend.ops[c.name].mutates] if OVERRIDDEN else []
+
+
+def _large(a, rng):
+    """`a`'s values tiled past the parallel threshold, with NaNs, zeros and infinities."""
+    big = np.resize(a, (300, 300)).copy()
+    for value in (np.nan, 0.0, -0.0, np.inf):
+        big.flat[rng.integers(0, big.size, 5)] = value
+    return big
+
+
+@pytest.mark.parametrize("op_case", params(UPDATE_CASES))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_parallel_updates_equal_numpy_bit_for_bit_on_any_thread_count(op_case, dtype, rng):
     from hikeras.backend.numpy_backend.batch_threads import set_num_threads
 
-    shape = (300, 300)   # above the parallel threshold
-    start = [rng.standard_normal(shape).astype(np.float32) for _ in range(4)]
-    results = []
-    try:
+    ours, theirs = numba_backend.ops[op_case.name], numpy_backend.ops[op_case.name]
+    inputs = [_large(x, rng).astype(dtype) if isinstance(x, np.ndarray) else x
+              for x in op_case.inputs]
+    reference = copy.deepcopy(inputs)
+    with np.errstate(all="ignore"):
+        theirs(*reference, **op_case.attrs)
         for threads in (1, 2):
+            mine = copy.deepcopy(inputs)
             set_num_threads(threads)
-            w, g, m, v = (a.copy() for a in start)
-            backend.apply("adam_update", w, g, m, np.abs(v), learning_rate=0.01, step=2,
-                          beta_1=0.9, beta_2=0.999, epsilon=1e-7)
-            results.append(w)
-    finally:
-        set_num_threads(None)
-    np.testing.assert_array_equal(results[0], results[1])
+            try:
+                ours(*mine, **op_case.attrs)
+            finally:
+                set_num_threads(None)
+            for i in ours.mutates:
+                if mine[i] is not None:
+                    np.testing.assert_array_equal(mine[i], reference[i])
 
 
 @pytest.mark.parametrize("padding", ["valid", "same"])

@@ -27,12 +27,31 @@ def _array(*shape):
     return RNG.standard_normal(shape).astype(np.float32)
 
 
-def _adam(size):
-    w, g, m, v = _array(size), _array(size), _array(size), np.abs(_array(size))
+_ADAM = {"learning_rate": 1e-3, "step": 3, "beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7}
+
+# op: (number of slots, attributes). The slots are positive, the first at least 1 and the
+# others at most about 0.4, so that a centered RMSprop's `v - a**2` stays positive.
+_UPDATES = {
+    "adam_update": (2, _ADAM),
+    "amsgrad_update": (3, _ADAM),
+    "adamax_update": (2, _ADAM),
+    "nadam_update": (2, {**_ADAM, "momentum": 0.86, "next_momentum": 0.87,
+                         "momentum_product": 0.6}),
+    "rmsprop_update": (3, {"learning_rate": 1e-3, "rho": 0.9, "momentum": 0.5,
+                           "epsilon": 1e-7}),
+    "adagrad_update": (1, {"learning_rate": 1e-3, "epsilon": 1e-7}),
+    "adadelta_update": (2, {"learning_rate": 1.0, "rho": 0.95, "epsilon": 1e-7}),
+    "lion_update": (1, {"learning_rate": 1e-4, "beta_1": 0.9, "beta_2": 0.99}),
+}
+
+
+def _update(op, size):
+    slots, attrs = _UPDATES[op]
+    arrays = [_array(size), _array(size), np.abs(_array(size)) + 1]
+    arrays += [np.abs(_array(size)) * 0.1 for _ in range(slots - 1)]
 
     def run():
-        backend.apply("adam_update", w, g, m, v, learning_rate=1e-3, step=3, beta_1=0.9,
-                      beta_2=0.999, epsilon=1e-7)
+        backend.apply(op, *arrays, **attrs)
     return run
 
 
@@ -56,9 +75,12 @@ def _forward(op, inputs, attrs):
 def _cases():
     depthwise = [((1, 112, 112, 32), 1), ((1, 56, 56, 144), 2), ((32, 28, 28, 192), 1)]
     cases = {
-        "adam_update 784x512 (MLP)": _adam(784 * 512),
-        "adam_update 9216x128 (CNN)": _adam(9216 * 128),
+        "adam_update 784x512 (MLP)": _update("adam_update", 784 * 512),
+        "adam_update 9216x128 (CNN)": _update("adam_update", 9216 * 128),
     }
+    for op in _UPDATES:
+        if op != "adam_update":
+            cases[f"{op} 784x512"] = _update(op, 784 * 512)
     for shape, stride in depthwise:
         x, k, b = _array(*shape), _array(3, 3, 1, shape[-1]), _array(shape[-1])
         attrs = {"strides": stride, "padding": "same", "activation": "relu"}
