@@ -1,0 +1,63 @@
+#!/usr/bin/env python
+"""A SimpleRNN model's training speed, numpy backend against numba, in one process.
+
+    python tests/benchmarks/simple_rnn_model.py [--rounds 8] [--units 64] [--batch 64]
+
+The model is the reference LSTM workload with a `SimpleRNN` in the LSTM's
+place: Embedding(10000, 64) - SimpleRNN(units) - Dense(1, sigmoid), binary
+cross-entropy, Adam, sequences of 100 steps. One model trains throughout;
+each round runs one epoch of `fit` under each backend, back to back (the order
+flips every round), so both see the same load. Prints each backend's median
+samples/s and the median of the rounds' ratios numba / numpy, with the number
+of rounds numba won. Compare ratios, not absolute numbers across runs.
+"""
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+import hikeras
+from hikeras import backend, layers
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--units", type=int, default=64)
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--samples", type=int, default=1280)
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 10000, (args.samples, 100))
+    y = rng.integers(0, 2, (args.samples, 1)).astype(np.float32)
+    model = hikeras.Sequential([hikeras.Input((100,), dtype="int64"),
+                                layers.Embedding(10000, 64), layers.SimpleRNN(args.units),
+                                layers.Dense(1, activation="sigmoid")])
+    model.compile(optimizer="adam", loss="binary_crossentropy")
+    previous = backend.backend()
+    speeds = {"numpy": [], "numba": []}
+    try:
+        for name in speeds:          # compile, or load from the cache
+            backend.set_backend(name)
+            model.fit(x[:args.batch], y[:args.batch], batch_size=args.batch, verbose=0)
+        for round_index in range(args.rounds):
+            for name in (("numpy", "numba") if round_index % 2 == 0 else ("numba", "numpy")):
+                backend.set_backend(name)
+                start = time.perf_counter()
+                model.fit(x, y, batch_size=args.batch, epochs=1, verbose=0, shuffle=False)
+                speeds[name].append(args.samples / (time.perf_counter() - start))
+    finally:
+        backend.set_backend(previous)
+    ratios = [b / a for a, b in zip(speeds["numpy"], speeds["numba"])]
+    print(f"SimpleRNN({args.units}) batch {args.batch}: numpy "
+          f"{statistics.median(speeds['numpy']):8.0f} samples/s  numba "
+          f"{statistics.median(speeds['numba']):8.0f} samples/s  numba/numpy "
+          f"{statistics.median(ratios):.2f}  (numba won {sum(r > 1 for r in ratios)}/"
+          f"{len(ratios)} rounds)")
+
+
+if __name__ == "__main__":
+    main()
