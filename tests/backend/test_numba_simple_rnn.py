@@ -4,7 +4,8 @@ Outputs, final state and every gradient are compared with the numpy kernel's
 (whose VJP is gradient-checked in `test_ops_recurrent.py`), the float32
 gradients with the numpy kernel's float64 ones and with central differences
 of the compiled forward; inputs it does not cover must reach the numpy kernel;
-the result must not depend on the thread count. The op-test cases of
+the result must not depend on the thread count. Neither backend's VJP may write
+into the incoming gradients (numpy's did, for one sample with a mask). The op-test cases of
 `test_ops_recurrent.py` run under numba in `test_numba_backend.py`.
 """
 
@@ -55,7 +56,11 @@ def _forward_backward(ops, args, attrs, rng_grads):
     op = ops[OP]
     outputs, residual = op.forward(*args, **attrs)
     grads = [g.astype(outputs[0].dtype) for g in rng_grads(outputs)]
-    return outputs, op.vjp(_Node(residual, attrs), grads), residual
+    before = [g.copy() for g in grads]
+    input_grads = op.vjp(_Node(residual, attrs), grads)
+    for g, copy in zip(grads, before):      # the incoming gradients are left alone
+        np.testing.assert_array_equal(g, copy)
+    return outputs, input_grads, residual
 
 
 def _masks(rng, batch, steps, units, change):
