@@ -12,7 +12,9 @@ backend runs throughout and only `simple_rnn_sequence` swaps between numpy's
 kernels and the compiled ones (the other ops numba compiles, the embedding
 gradient and Adam, then count on both sides). Prints each side's median
 samples/s and the median of the rounds' ratios numba / numpy, with the number
-of rounds numba won. Compare ratios, not absolute numbers across runs.
+of rounds numba won, by the wall clock and by the process's CPU time (which
+other processes on a shared machine disturb less). Compare ratios, not
+absolute numbers across runs.
 """
 
 import argparse
@@ -62,27 +64,30 @@ def main():
                                 layers.Dense(1, activation="sigmoid")])
     model.compile(optimizer="adam", loss="binary_crossentropy")
     previous = backend.backend()
-    speeds = {"numpy": [], "numba": []}
+    speeds = {(name, clock): [] for name in ("numpy", "numba") for clock in ("wall", "cpu")}
     try:
-        for name in speeds:          # compile, or load from the cache
+        for name in ("numpy", "numba"):          # compile, or load from the cache
             _select(name, args.op_only)
             model.fit(x[:args.batch], y[:args.batch], batch_size=args.batch, verbose=0)
         for round_index in range(args.rounds):
             for name in (("numpy", "numba") if round_index % 2 == 0 else ("numba", "numpy")):
                 _select(name, args.op_only)
-                start = time.perf_counter()
+                start, start_cpu = time.perf_counter(), time.process_time()
                 model.fit(x, y, batch_size=args.batch, epochs=1, verbose=0, shuffle=False)
-                speeds[name].append(args.samples / (time.perf_counter() - start))
+                speeds[name, "wall"].append(args.samples / (time.perf_counter() - start))
+                speeds[name, "cpu"].append(args.samples / (time.process_time() - start_cpu))
     finally:
         if args.op_only:
             _select("numba", True)
         backend.set_backend(previous)
-    ratios = [b / a for a, b in zip(speeds["numpy"], speeds["numba"])]
-    print(f"SimpleRNN({args.units}) batch {args.batch}{' (op only)' if args.op_only else ''}: numpy "
-          f"{statistics.median(speeds['numpy']):8.0f} samples/s  numba "
-          f"{statistics.median(speeds['numba']):8.0f} samples/s  numba/numpy "
-          f"{statistics.median(ratios):.2f}  (numba won {sum(r > 1 for r in ratios)}/"
-          f"{len(ratios)} rounds)")
+    label = f"SimpleRNN({args.units}) batch {args.batch}{' (op only)' if args.op_only else ''}"
+    for clock in ("wall", "cpu"):
+        numpy_speeds, numba_speeds = speeds["numpy", clock], speeds["numba", clock]
+        ratios = [b / a for a, b in zip(numpy_speeds, numba_speeds)]
+        print(f"{label}, {clock:4s}: numpy {statistics.median(numpy_speeds):8.0f} samples/s  "
+              f"numba {statistics.median(numba_speeds):8.0f} samples/s  numba/numpy "
+              f"{statistics.median(ratios):.2f}  (numba won {sum(r > 1 for r in ratios)}/"
+              f"{len(ratios)} rounds)")
 
 
 if __name__ == "__main__":
