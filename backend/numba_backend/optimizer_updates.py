@@ -45,6 +45,17 @@ def _maximum(a, b):
     return a if a >= b or np.isnan(a) else b
 
 
+@inline
+def _moments(g, m, v, i, one_minus_beta_1, one_minus_beta_2):
+    """Adam's moments of element `i`, `m += (1 - beta_1) (g - m)`, `v += (1 - beta_2) (g**2 - v)`."""
+    gi = g[i]
+    mi = m[i] + (gi - m[i]) * one_minus_beta_1
+    vi = v[i] + (gi * gi - v[i]) * one_minus_beta_2
+    m[i] = mi
+    v[i] = vi
+    return mi, vi
+
+
 def _weight_decay(w, c):
     for i in prange(w.size):
         w[i] -= w[i] * c
@@ -73,11 +84,7 @@ def _sgd_momentum(w, g, velocity, lr, momentum, nesterov):
 
 def _adam(w, g, m, v, v_hat, amsgrad, alpha, one_minus_beta_1, one_minus_beta_2, epsilon):
     for i in prange(w.size):
-        gi = g[i]
-        mi = m[i] + (gi - m[i]) * one_minus_beta_1
-        vi = v[i] + (gi * gi - v[i]) * one_minus_beta_2
-        m[i] = mi
-        v[i] = vi
+        mi, vi = _moments(g, m, v, i, one_minus_beta_1, one_minus_beta_2)
         if amsgrad:
             vi = _maximum(v_hat[i], vi)
             v_hat[i] = vi
@@ -97,12 +104,8 @@ def _adamax(w, g, m, u, one_minus_beta_1, beta_2, epsilon, correction, lr):
 def _nadam(w, g, m, v, one_minus_beta_1, one_minus_beta_2, m_scale, g_scale, v_scale,
            epsilon, lr):
     for i in prange(w.size):
-        gi = g[i]
-        mi = m[i] + (gi - m[i]) * one_minus_beta_1
-        vi = v[i] + (gi * gi - v[i]) * one_minus_beta_2
-        m[i] = mi
-        v[i] = vi
-        m_hat = mi * m_scale + gi * g_scale
+        mi, vi = _moments(g, m, v, i, one_minus_beta_1, one_minus_beta_2)
+        m_hat = mi * m_scale + g[i] * g_scale
         w[i] -= m_hat / (np.sqrt(vi / v_scale) + epsilon) * lr
 
 
