@@ -34,9 +34,9 @@ from ..numpy_backend import recurrent_common as rc
 from ..numpy_backend.blas_threads import single_threaded_blas
 from ..numpy_backend.recurrent_gru import _X_INVERSE, _X_ORDER
 from . import _cblas
-from ._cblas import NO_TRANS, ROW_MAJOR, sgemm
+from ._cblas import NO_TRANS, ROW_MAJOR, TRANS, sgemm
 from ._jit import inline, jit, prange
-from ._recurrent_blocks import BLOCK, blocks, product_in_parts
+from ._recurrent_blocks import BLOCK, PARTS, blocks
 from ._registry import override, override_vjp
 from ._vector_math import sigmoid_of_negated32, tanh32
 
@@ -45,67 +45,76 @@ _ONE = np.float32(1.0)
 
 
 @inline
-def _forward_block(ut, bias, rmask, keep, hs, buf, rec, j0, j1):
+def _forward_block(x, wt, ut, bias, rmask, keep, hs, buf, rec, backwards, j0, j1):
     """All steps of the batch columns `[j0, j1)` (see `_forward`; a function of its own
     for the reason given at `recurrent_lstm._forward_block`)."""
+    batch, steps, inputs = x.shape
     units = ut.shape[1]
     h2, h3 = 2 * units, 3 * units
-    steps, batch = buf.shape[1], buf.shape[2]
     width = j1 - j0
     # with recurrent dropout the product's operand is a copy with masked states
     operand = np.empty((units, width if rmask.shape[0] else 0), np.float32)
     for s in range(steps):
+        t = steps - 1 - s if backwards else s
+        # buf[s] (3H, width) = kernel.T (rows h, z, r) @ x[j0:j1, t].T, read in place
+        sgemm(ROW_MAJOR, NO_TRANS, TRANS, h3, width, inputs, 1.0, wt.ctypes.data, inputs,
+              x.ctypes.data + (j0 * steps + t) * inputs * _FLOAT, steps * inputs, 0.0,
+              buf.ctypes.data + (s * h3 * batch + j0) * _FLOAT, batch)
         if rmask.shape[0]:
-            operand[:] = hs[:units, s, j0:j1] * rmask[:, j0:j1]
+            operand[:] = hs[s, :units, j0:j1] * rmask[:, j0:j1]
             b_data, ldb = operand.ctypes.data, width
         else:
-            b_data, ldb = hs.ctypes.data + (s * batch + j0) * _FLOAT, (steps + 1) * batch
-        # rec[:, s] (3H, width) = recurrent_kernel.T @ h_{s-1}, rows z, r, h
+            b_data, ldb = hs.ctypes.data + (s * (units + 1) * batch + j0) * _FLOAT, batch
+        # rec[s] (3H, width) = recurrent_kernel.T (rows z, r, h) @ h_{s-1}
         sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h3, width, units, 1.0, ut.ctypes.data, units,
-              b_data, ldb, 0.0, rec.ctypes.data + (s * batch + j0) * _FLOAT, steps * batch)
+              b_data, ldb, 0.0, rec.ctypes.data + (s * h3 * batch + j0) * _FLOAT, batch)
         # unsigned column indices let LLVM vectorise (see `recurrent_lstm._forward_block`)
         c0, c1 = np.uint64(j0), np.uint64(j1)
         for r in range(units):
             rz, rr = units + r, h2 + r
             b_x, b_z, b_r, b_s = bias[r], bias[rz], bias[rr], bias[h3 + r]
             for j in range(c0, c1):
-                z = sigmoid_of_negated32(-(buf[rz, s, j] + rec[r, s, j] + b_z))
-                g = sigmoid_of_negated32(-(buf[rr, s, j] + rec[rz, s, j] + b_r))
-                s_h = rec[rr, s, j] + b_s
-                hh = tanh32(buf[r, s, j] + b_x + g * s_h)
-                rec[rr, s, j] = s_h
-                buf[r, s, j], buf[rz, s, j], buf[rr, s, j] = hh, z, g
-                hs[r, s + 1, j] = hh + z * (hs[r, s, j] - hh)
+                z = sigmoid_of_negated32(-(buf[s, rz, j] + rec[s, r, j] + b_z))
+                g = sigmoid_of_negated32(-(buf[s, rr, j] + rec[s, rz, j] + b_r))
+                s_h = rec[s, rr, j] + b_s
+                hh = tanh32(buf[s, r, j] + b_x + g * s_h)
+                rec[s, rr, j] = s_h
+                buf[s, r, j], buf[s, rz, j], buf[s, rr, j] = hh, z, g
+                hs[s + 1, r, j] = hh + z * (hs[s, r, j] - hh)
             if keep.shape[0]:    # masked steps keep the state
                 for j in range(c0, c1):
                     if keep[s, j] == 0:
-                        hs[r, s + 1, j] = hs[r, s, j]
+                        hs[s + 1, r, j] = hs[s, r, j]
 
 
 @jit(parallel=True)
-def _forward(ut, bias, rmask, keep, hs, buf, rec):
-    """Runs all steps, given the input projections in `buf` `(3H, T, B)` (rows h, z, r).
+def _forward(x, wt, ut, bias, rmask, keep, hs, buf, rec, backwards):
+    """Runs all steps of a GRU over `x` `(B, T, D)` (C-contiguous, read at step `T - 1 - s`
+    when `backwards`).
 
-    `ut` `(3H, H)` is `recurrent_kernel.T` (rows z, r, h); `bias` `(4H,)` holds
+    `wt` `(3H, D)` is the kernel's transpose in the internal order h, z, r,
+    `ut` `(3H, H)` the recurrent kernel's (order z, r, h); `bias` `(4H,)` holds
     the candidate's input bias, the summed z and r biases, and the candidate's
-    recurrent bias. Writes the activated gates over `buf`, the recurrent
-    products (with `s_h`'s bias) to `rec` `(3H, T, B)` and the states to `hs`
-    `(H + 1, T + 1, B)` from `hs[:H, 0]`. `rmask` `(H, B)` multiplies `h_{s-1}`
-    in the product (recurrent dropout); `keep` `(T, B)` holds the mask (0 keeps
-    the state). Either is empty when absent.
+    recurrent bias. Writes the activated gates to `buf` `(T, 3H, B)`, the
+    recurrent products (with `s_h`'s bias) to `rec` `(T, 3H, B)` and the
+    states to `hs` `(T + 1, H + 1, B)` from `hs[0, :H]`. `rmask` `(H, B)`
+    multiplies `h_{s-1}` in the product (recurrent dropout); `keep` `(T, B)`
+    holds the mask (0 keeps the state). Either is empty when absent.
     """
-    batch = hs.shape[2]
+    batch = x.shape[0]
     for block in prange(blocks(batch)):
         j0 = block * BLOCK
-        _forward_block(ut, bias, rmask, keep, hs, buf, rec, j0, min(j0 + BLOCK, batch))
+        _forward_block(x, wt, ut, bias, rmask, keep, hs, buf, rec, backwards, j0,
+                       min(j0 + BLOCK, batch))
 
 
 @inline
-def _backward_block(u, buf, rec, hs, g_steps, rmask, keep, dh_in, dz, dh_out, j0, j1):
+def _backward_block(u, w, buf, rec, hs, g_steps, rmask, keep, dh_in, dz, dx, backwards,
+                    j0, j1):
     """All steps of the batch columns `[j0, j1)`, in reverse (see `_backward`)."""
-    units = u.shape[0]
-    h2, h3 = 2 * units, 3 * units
-    steps, batch = buf.shape[1], buf.shape[2]
+    steps, h3, batch = buf.shape
+    units, inputs = u.shape[0], w.shape[0]
+    h2 = 2 * units
     width = j1 - j0
     dh = np.empty((units, width), np.float32)
     dh_next = np.empty((units, width), np.float32)
@@ -120,43 +129,89 @@ def _backward_block(u, buf, rec, hs, g_steps, rmask, keep, dh_in, dz, dh_out, j0
                 # m = 0 on a masked step: no gate gradients, dh passes through
                 m = keep[s, j] if keep.shape[0] else _ONE
                 dh_k = dh[r, j - c0] * m
-                hh, z, g = buf[r, s, j], buf[rz, s, j], buf[rr, s, j]
+                hh, z, g = buf[s, r, j], buf[s, rz, j], buf[s, rr, j]
                 a = dh_k * (_ONE - z) * (_ONE - hh * hh)    # candidate pre-activation
-                dz[r, s, j] = a
-                dz[rz, s, j] = dh_k * (hs[r, s, j] - hh) * z * (_ONE - z)
-                dz[rr, s, j] = a * rec[rr, s, j] * g * (_ONE - g)
-                dz[h3 + r, s, j] = a * g                        # s_h
-        # dh_next (H, width) = recurrent_kernel @ dz[H:4H] (rows z, r, s_h)
+                dz[s, r, j] = a
+                dz[s, rz, j] = dh_k * (hs[s, r, j] - hh) * z * (_ONE - z)
+                dz[s, rr, j] = a * rec[s, rr, j] * g * (_ONE - g)
+                dz[s, h3 + r, j] = a * g                        # s_h
+        step = dz.ctypes.data + (s * (h3 + units) * batch + j0) * _FLOAT
+        # dh_next (H, width) = recurrent_kernel @ dz[s, H:4H] (rows z, r, s_h)
         sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, units, width, h3, 1.0, u.ctypes.data, h3,
-              dz.ctypes.data + ((units * steps + s) * batch + j0) * _FLOAT, steps * batch,
-              0.0, dh_next.ctypes.data, width)
+              step + units * batch * _FLOAT, batch, 0.0, dh_next.ctypes.data, width)
+        if dx.shape[0]:
+            # dx[j0:j1, t] (width, D) = dz[s, :3H].T @ kernel.T (internal order)
+            t = steps - 1 - s if backwards else s
+            sgemm(ROW_MAJOR, TRANS, TRANS, width, inputs, h3, 1.0, step, batch,
+                  w.ctypes.data, h3, 0.0, dx.ctypes.data + (j0 * steps + t) * inputs * _FLOAT,
+                  steps * inputs)
         for r in range(units):
             rz = units + r
             for j in range(c0, c1):
                 k = j - c0
                 m = keep[s, j] if keep.shape[0] else _ONE
                 d = dh_next[r, k] * rmask[r, j] if rmask.shape[0] else dh_next[r, k]
-                dh_next[r, k] = d + dh[r, k] * m * buf[rz, s, j] + dh[r, k] * (_ONE - m)
+                dh_next[r, k] = d + dh[r, k] * m * buf[s, rz, j] + dh[r, k] * (_ONE - m)
         dh, dh_next = dh_next, dh
-    dh_out[:, j0:j1] = dh
+    dh_in[:, j0:j1] = dh
 
 
 @jit(parallel=True)
-def _backward(u, buf, rec, hs, g_steps, rmask, keep, dh_in, dz, dh_out):
-    """Runs all steps in reverse, writing the gate gradients of step `s` to `dz[:, s]`.
+def _backward(u, w, buf, rec, hs, g_steps, rmask, keep, dh, dz, dx, backwards):
+    """Runs all steps in reverse, writing the gate gradients of step `s` to `dz[s]`.
 
-    `dz` `(4H, T, B)` rows: the candidate's pre-activation, z, r (the input
+    `dz` `(T, 4H, B)` rows: the candidate's pre-activation, z, r (the input
     side, rows 0:3H, in the internal order h, z, r) and the candidate's
     recurrent part `s_h` (rows H:4H are the recurrent side, order z, r, h).
-    `u` `(H, 3H)` is the recurrent kernel; `g_steps` the output gradients per
-    step `(T, H, B)` (or `(0, H, B)` when only the last output has one, already
-    in `dh_in`); `rmask` and `keep` as for `_forward`.
+    `u` `(H, 3H)` is the recurrent kernel, `w` `(D, 3H)` the kernel in internal
+    order; `g_steps` the output gradients per step `(T, H, B)` (or `(0, H, B)`
+    when only the last output has one, already in `dh`); `rmask` and `keep` as
+    for `_forward`. `dh` `(H, B)` holds the final state's gradient and receives
+    the initial state's. `dx` `(B, T, D)` receives the input gradient (steps
+    mapped as in `_forward`), unless it is empty.
     """
     batch = buf.shape[2]
     for block in prange(blocks(batch)):
         j0 = block * BLOCK
-        _backward_block(u, buf, rec, hs, g_steps, rmask, keep, dh_in, dz, dh_out,
+        _backward_block(u, w, buf, rec, hs, g_steps, rmask, keep, dh, dz, dx, backwards,
                         j0, min(j0 + BLOCK, batch))
+
+
+@jit(parallel=True)
+def _kernel_sums(dz, x, hs, rmask, backwards, dkernel, drec, dbias):
+    """The kernel, recurrent kernel and bias gradients, summed over steps in `PARTS` parts.
+
+    Part `p` adds the steps of its range into the zeros of `dkernel[p]` `(3H, D)` (`dz[s, :3H]
+    @ x[:, t]`), `drec[p]` `(3H, H)` (`dz[s, H:] @ h_{s-1}.T`, the states masked by
+    `rmask` if it is not empty) and `dbias[p]` `(4H,)`; either kernel output
+    may be empty `(PARTS, 0, 0)` to skip it. The parts depend on the shapes
+    only, and the caller adds them in order: the same sums on any thread count.
+    """
+    batch, steps, inputs = x.shape
+    h4 = dz.shape[1]
+    units = h4 // 4
+    h3 = 3 * units
+    size = -(-steps // PARTS)
+    for part in prange(PARTS):
+        operand = np.empty((units, batch if rmask.shape[0] else 0), np.float32)
+        for s in range(part * size, min(steps, (part + 1) * size)):
+            step = dz.ctypes.data + s * h4 * batch * _FLOAT
+            if dkernel.shape[1]:
+                t = steps - 1 - s if backwards else s
+                sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h3, inputs, batch, 1.0, step, batch,
+                      x.ctypes.data + t * inputs * _FLOAT, steps * inputs, 1.0,
+                      dkernel[part].ctypes.data, inputs)
+            if drec.shape[1]:
+                if rmask.shape[0]:
+                    operand[:] = hs[s, :units] * rmask
+                    b_data = operand.ctypes.data
+                else:
+                    b_data = hs.ctypes.data + s * (units + 1) * batch * _FLOAT
+                sgemm(ROW_MAJOR, NO_TRANS, TRANS, h3, units, batch, 1.0,
+                      step + units * batch * _FLOAT, batch, b_data, batch, 1.0,
+                      drec[part].ctypes.data, units)
+            for k in range(h4):
+                dbias[part, k] += dz[s, k].sum()
 
 
 def _covered(x, h0, kernel, recurrent_kernel, bias, reset_after, activation,
@@ -196,84 +251,84 @@ def gru_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None, recurren
     if not _covered(x, h0, kernel, recurrent_kernel, bias, reset_after, activation,
                     recurrent_activation):
         return NotImplemented
-    batch, steps, inputs = x.shape
+    batch, steps, _ = x.shape
     units = recurrent_kernel.shape[0]
     h3 = 3 * units
+    x = np.ascontiguousarray(x)
     w = rc.permute_blocks(kernel, _X_ORDER)           # (D, 3H), internal order h, z, r
-    xt = np.empty((inputs, steps, batch), np.float32)
-    xs = x.transpose(2, 1, 0)
-    xt[:] = xs[:, ::-1] if go_backwards else xs
-    buf = np.empty((h3, steps, batch), np.float32)
-    rec = np.empty((h3, steps, batch), np.float32)
-    hs = np.empty((units + 1, steps + 1, batch), np.float32)
-    hs[:units, 0] = h0.T
-    hs[units] = 1                                     # the numpy VJP's bias operand
+    buf = np.empty((steps, h3, batch), np.float32)
+    rec = np.empty((steps, h3, batch), np.float32)
+    hs = np.empty((steps + 1, units + 1, batch), np.float32)
+    hs[0, :units] = h0.T
+    hs[:, units] = 1                                  # the numpy VJP's bias operand
     masks = rc.step_masks(mask, go_backwards, np.float32)
     rmask = _columns(recurrent_mask, batch, transpose=True)
     with single_threaded_blas():
-        # buf (3H, T * B) = w.T (3H, D) @ xt (D, T * B)
-        product_in_parts(True, np.ascontiguousarray(w), h3, False, xt.reshape(inputs, -1),
-                         steps * batch, buf.reshape(h3, -1), h3, steps * batch, inputs)
-        _forward(np.ascontiguousarray(recurrent_kernel.T), _gate_bias(bias, units), rmask,
-                 _columns(masks, batch), hs, buf, rec)
-    states = hs.transpose(1, 0, 2)
+        _forward(x, np.ascontiguousarray(w.T), np.ascontiguousarray(recurrent_kernel.T),
+                 _gate_bias(bias, units), rmask, _columns(masks, batch), hs, buf, rec,
+                 go_backwards)
     weights = None if masks is None else rc.output_weights(masks, zero_output_for_mask)
-    out = rc.sequence_output(states[:, :units], weights, return_sequences)
-    residual = (xt.transpose(1, 0, 2), buf.transpose(1, 0, 2), rec.transpose(1, 0, 2), states,
-                w, recurrent_kernel, masks, weights, rmask if recurrent_mask is not None else None)
-    return (out, hs[:units, -1].T), residual
+    out = rc.sequence_output(hs[:, :units], weights, return_sequences)
+    residual = (rc.steps_first(x, go_backwards), buf, rec, hs, w, recurrent_kernel, masks,
+                weights, rmask if recurrent_mask is not None else None)
+    return (out, hs[-1, :units].T), residual
+
+
+def _batch_major(xs, go_backwards):
+    """The `(B, T, D)` inputs behind `rc.steps_first(x, go_backwards)`, C-contiguous."""
+    x = xs.transpose(2, 0, 1)
+    return np.ascontiguousarray(x[:, ::-1] if go_backwards else x)
 
 
 @override_vjp("gru_sequence")
 def _gru_sequence_vjp(node, grads):
-    xs, buf, rec, states, w, u, masks, weights, rmask = node.residual
-    xt, buf, rec, hs = (a.transpose(1, 0, 2) for a in (xs, buf, rec, states))
-    if not hs.flags.c_contiguous or any(g.dtype != np.float32 for g in grads):
-        return NotImplemented      # a residual of the numpy kernel's
-    g_out, g_h = grads
     attrs = node.attrs
-    h3, steps, batch = buf.shape
-    units, inputs = h3 // 3, xt.shape[0]
+    xs, buf, rec, hs, w, u, masks, weights, rmask = node.residual
+    if not (attrs.get("reset_after", True) and attrs.get("activation", "tanh") == "tanh"
+            and attrs.get("recurrent_activation", "sigmoid") == "sigmoid"
+            and all(a.dtype == np.float32 for a in (buf, *grads))):
+        return NotImplemented
+    g_out, g_h = grads
+    go_backwards = attrs.get("go_backwards", False)
+    steps, h3, batch = buf.shape
+    units, inputs = h3 // 3, w.shape[0]
     g_steps, g_last = rc.output_gradient(g_out, weights, attrs.get("return_sequences", True),
                                          steps)
-    dh = np.ascontiguousarray(g_h.T)
+    dh = np.array(g_h.T, np.float32, order="C")
     if g_last is not None:
-        dh = dh + g_last
+        dh += g_last
     if g_steps is None:
         g_steps = np.empty((0, units, batch), np.float32)
-    dz = np.empty((4 * units, steps, batch), np.float32)
-    dh0 = np.empty_like(dh)
-    dz_matrix = dz.reshape(4 * units, -1)
-    samples = steps * batch
-    dx = dkernel = drec = dbias = None
-    if rmask is None:
-        rmask = np.empty((0, batch), np.float32)
+    x = _batch_major(xs, go_backwards)
+    dz = np.empty((steps, 4 * units, batch), np.float32)
+    dx = np.empty((batch, steps, inputs) if rc.needs(node, 0) else (0, 0, 0), np.float32)
+    rmask = np.empty((0, batch), np.float32) if rmask is None else np.ascontiguousarray(rmask)
+    dkernel = drec = dbias = None
     with single_threaded_blas():
-        _backward(np.ascontiguousarray(u), buf, rec, hs, g_steps, rmask, _columns(masks, batch),
-                  dh, dz, dh0)
-        if rc.needs(node, 0):
-            dx = np.empty((steps, batch, inputs), np.float32)
-            # dx (T * B, D) = dz[:3H]^T (T * B, 3H) @ w^T (3H, D)
-            product_in_parts(True, dz_matrix, samples, True, np.ascontiguousarray(w), h3,
-                             dx.reshape(-1, inputs), samples, inputs, h3)
-            dx = (dx[::-1] if attrs.get("go_backwards", False) else dx).transpose(1, 0, 2)
-        if rc.needs(node, 2):
-            sums = np.empty((h3, inputs), np.float32)
-            # sums (3H, D) = dz[:3H] (3H, T * B) @ xt (D, T * B)^T
-            product_in_parts(False, dz_matrix, samples, True, xt.reshape(inputs, -1), samples,
-                             sums, h3, inputs, samples)
-            dkernel = rc.permute_blocks(sums.T, _X_INVERSE)
-        if rc.needs(node, 3):
-            operand, ld = hs[:units], (steps + 1) * batch
-            if rmask.shape[0]:    # the product's operand had the masked states
-                operand, ld = hs[:units, :steps] * rmask[:, None, :], samples
-            sums = np.empty((h3, units), np.float32)
-            # sums (3H, H) = dz[H:4H] (3H, T * B) @ h_{s-1} (H, T * B)^T
-            product_in_parts(False, dz_matrix[units:], samples, True, operand.reshape(units, -1),
-                             ld, sums, h3, units, samples)
-            drec = sums.T
-        if rc.needs(node, 4):
-            dbias = np.stack([rc.permute_blocks(dz_matrix[:h3].sum(axis=1), _X_INVERSE),
-                              dz_matrix[units:].sum(axis=1)])
-    result = (dx, dh0.T if rc.needs(node, 1) else None, dkernel, drec, dbias, None, None)
+        _backward(np.ascontiguousarray(u), np.ascontiguousarray(w), buf, rec, hs, g_steps,
+                  rmask, _columns(masks, batch), dh, dz, dx, go_backwards)
+        if rc.needs(node, 2, 3, 4):
+            k_sums = np.zeros((PARTS, h3, inputs) if rc.needs(node, 2) else (PARTS, 0, 0),
+                              np.float32)
+            r_sums = np.zeros((PARTS, h3, units) if rc.needs(node, 3) else (PARTS, 0, 0),
+                              np.float32)
+            b_sums = np.zeros((PARTS, 4 * units), np.float32)
+            _kernel_sums(dz, x, hs, rmask, go_backwards, k_sums, r_sums, b_sums)
+            if rc.needs(node, 2):
+                dkernel = rc.permute_blocks(_in_order(k_sums).T, _X_INVERSE)
+            if rc.needs(node, 3):
+                drec = _in_order(r_sums).T
+            if rc.needs(node, 4):
+                b = _in_order(b_sums)
+                dbias = np.stack([rc.permute_blocks(b[:h3], _X_INVERSE), b[units:]])
+    result = (dx if rc.needs(node, 0) else None, dh.T if rc.needs(node, 1) else None,
+              dkernel, drec, dbias, None, None)
     return result[:len(node.input_refs)]
+
+
+def _in_order(parts):
+    """The sum of the partial sums `parts[0] + parts[1] + ...`, in that order."""
+    total = parts[0].copy()
+    for part in parts[1:]:
+        total += part
+    return total

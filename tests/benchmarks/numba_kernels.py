@@ -84,6 +84,14 @@ def _cases():
     cases["lstm_sequence (64,100,64) 64 units fwd (LSTM)"] = _forward("lstm_sequence", lstm, attrs)
     cases["lstm_sequence (64,100,64) 64 units train (LSTM)"] = _training_step(
         "lstm_sequence", lstm, attrs, (0, 3, 4, 5))
+    for batch, units in ((64, 64), (32, 64), (128, 64), (64, 128)):
+        gru = (_array(batch, 100, 64), np.zeros((batch, units), np.float32),
+               _array(64, 3 * units) * 0.1, _array(units, 3 * units) * 0.1,
+               np.zeros((2, 3 * units), np.float32))
+        label = f"gru_sequence ({batch},100,64) {units} units"
+        if (batch, units) == (64, 64):
+            cases[f"{label} fwd (GRU)"] = _forward("gru_sequence", gru, attrs)
+        cases[f"{label} train (GRU)"] = _training_step("gru_sequence", gru, attrs, (0, 2, 3, 4))
     for shape in ((128, 24, 24, 64), (32, 56, 56, 128)):
         x, gamma, beta = _array(*shape), _array(shape[-1]), _array(shape[-1])
         cases[f"batch_norm {shape} fwd"] = _forward("batch_norm", (x, gamma, beta), {})
