@@ -1,25 +1,27 @@
 """`gru_sequence` with its whole time loop compiled, forward and backward.
 
 Built like the compiled LSTM (`recurrent_lstm.py`): each thread runs all steps
-of its batch blocks (`_recurrent_blocks`), with per step one single-threaded
-OpenBLAS `sgemm` for the recurrent product and one fused pass for the gates
-(the vectorising `sigmoid_of_negated32`/`tanh32` of `_vector_math`). The
-GRU's candidate gate keeps its input and recurrent parts apart (`x_h + r *
-s_h`), so the input side cannot share the step's product as the LSTM's does:
-the input projection of all steps is one large product before the loop
-(`product_in_parts`, on every thread), and the loop multiplies by the
-recurrent kernel only. After the backward loop, the input and kernel
-gradients are large products as well.
+of its batch blocks (`_recurrent_blocks`) in compiled code, with per step
+single-threaded OpenBLAS `sgemm` calls for the products and one fused pass for
+the gates (the vectorising `sigmoid_of_negated32`/`tanh32` of `_vector_math`).
+The GRU's candidate gate keeps its input and recurrent parts apart (`x_h + r
+* s_h`), so a step makes two products where the LSTM makes one: the input
+projection `kernel.T @ x_s` and the recurrent `recurrent_kernel.T @ h_{s-1}`.
+The backward loop makes the recurrent product and the input gradient of each
+step; the kernel gradients are then summed over steps in a few parts, one
+`sgemm` per step and part (`_kernel_sums`).
 
-The residual is the numpy kernel's (`numpy_backend/recurrent_gru.py`, with
-`reset_after=True`): internal input-side gate order h, z, r; `buf` of the
-activated gates; `rec` of the recurrent product, whose candidate rows hold
-`s_h` with its bias; states `hs` over a row of ones. Here those arrays are
-stored feature-major over the whole sequence, `(rows, T (+1), B)`, so that a
-step's block and the after-loop operands (`(rows, T * B)` matrices) are both
-plain strided matrices; the residual holds their `(T, rows, B)` transposed
-views, the numpy kernel's shapes. The numpy VJP therefore works on this
-residual too; the compiled VJP takes only residuals in this layout.
+The arrays are the numpy kernel's (`numpy_backend/recurrent_gru.py` with
+`reset_after=True`), *step-major*: `buf` `(T, 3H, B)` of the activated gates
+in the internal order h, z, r; `rec` `(T, 3H, B)` of the recurrent product,
+whose candidate rows hold `s_h` with its bias; the states `hs` `(T + 1, H +
+1, B)` over a row of ones. A step's block is then a few kilobytes of
+contiguous rows. (A feature-major layout, `(rows, T * B)`, which would make
+the kernel gradients one large product each, put the rows of one step 25 KB
+apart at the benchmark's shapes, and the gate pass ran 4x slower from cache
+conflicts.) The inputs are copied once to `(T, B, D)` in processing order; the
+residual holds their `(T, D, B)` view, numpy's shape. Both kernels keep the
+same residual, so either VJP works on either's.
 
 Covered: float32, `reset_after=True` (Keras's default), the default
 activations (tanh, sigmoid), with or without masks and recurrent dropout,
@@ -45,20 +47,19 @@ _ONE = np.float32(1.0)
 
 
 @inline
-def _forward_block(x, wt, ut, bias, rmask, keep, hs, buf, rec, backwards, j0, j1):
+def _forward_block(xs, wt, ut, bias, rmask, keep, hs, buf, rec, j0, j1):
     """All steps of the batch columns `[j0, j1)` (see `_forward`; a function of its own
     for the reason given at `recurrent_lstm._forward_block`)."""
-    batch, steps, inputs = x.shape
+    steps, batch, inputs = xs.shape
     units = ut.shape[1]
     h2, h3 = 2 * units, 3 * units
     width = j1 - j0
     # with recurrent dropout the product's operand is a copy with masked states
     operand = np.empty((units, width if rmask.shape[0] else 0), np.float32)
     for s in range(steps):
-        t = steps - 1 - s if backwards else s
-        # buf[s] (3H, width) = kernel.T (rows h, z, r) @ x[j0:j1, t].T, read in place
+        # buf[s] (3H, width) = kernel.T (rows h, z, r) @ xs[s, j0:j1].T
         sgemm(ROW_MAJOR, NO_TRANS, TRANS, h3, width, inputs, 1.0, wt.ctypes.data, inputs,
-              x.ctypes.data + (j0 * steps + t) * inputs * _FLOAT, steps * inputs, 0.0,
+              xs.ctypes.data + (s * batch + j0) * inputs * _FLOAT, inputs, 0.0,
               buf.ctypes.data + (s * h3 * batch + j0) * _FLOAT, batch)
         if rmask.shape[0]:
             operand[:] = hs[s, :units, j0:j1] * rmask[:, j0:j1]
@@ -88,9 +89,8 @@ def _forward_block(x, wt, ut, bias, rmask, keep, hs, buf, rec, backwards, j0, j1
 
 
 @jit(parallel=True)
-def _forward(x, wt, ut, bias, rmask, keep, hs, buf, rec, backwards):
-    """Runs all steps of a GRU over `x` `(B, T, D)` (C-contiguous, read at step `T - 1 - s`
-    when `backwards`).
+def _forward(xs, wt, ut, bias, rmask, keep, hs, buf, rec):
+    """Runs all steps of a GRU over the inputs `xs` `(T, B, D)` in processing order.
 
     `wt` `(3H, D)` is the kernel's transpose in the internal order h, z, r,
     `ut` `(3H, H)` the recurrent kernel's (order z, r, h); `bias` `(4H,)` holds
@@ -101,16 +101,14 @@ def _forward(x, wt, ut, bias, rmask, keep, hs, buf, rec, backwards):
     multiplies `h_{s-1}` in the product (recurrent dropout); `keep` `(T, B)`
     holds the mask (0 keeps the state). Either is empty when absent.
     """
-    batch = x.shape[0]
+    batch = xs.shape[1]
     for block in prange(blocks(batch)):
         j0 = block * BLOCK
-        _forward_block(x, wt, ut, bias, rmask, keep, hs, buf, rec, backwards, j0,
-                       min(j0 + BLOCK, batch))
+        _forward_block(xs, wt, ut, bias, rmask, keep, hs, buf, rec, j0, min(j0 + BLOCK, batch))
 
 
 @inline
-def _backward_block(u, w, buf, rec, hs, g_steps, rmask, keep, dh_in, dz, dx, backwards,
-                    j0, j1):
+def _backward_block(u, w, buf, rec, hs, g_steps, rmask, keep, dh_in, dz, dx, j0, j1):
     """All steps of the batch columns `[j0, j1)`, in reverse (see `_backward`)."""
     steps, h3, batch = buf.shape
     units, inputs = u.shape[0], w.shape[0]
@@ -140,11 +138,10 @@ def _backward_block(u, w, buf, rec, hs, g_steps, rmask, keep, dh_in, dz, dx, bac
         sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, units, width, h3, 1.0, u.ctypes.data, h3,
               step + units * batch * _FLOAT, batch, 0.0, dh_next.ctypes.data, width)
         if dx.shape[0]:
-            # dx[j0:j1, t] (width, D) = dz[s, :3H].T @ kernel.T (internal order)
-            t = steps - 1 - s if backwards else s
+            # dx[s, j0:j1] (width, D) = dz[s, :3H].T @ kernel.T (internal order)
             sgemm(ROW_MAJOR, TRANS, TRANS, width, inputs, h3, 1.0, step, batch,
-                  w.ctypes.data, h3, 0.0, dx.ctypes.data + (j0 * steps + t) * inputs * _FLOAT,
-                  steps * inputs)
+                  w.ctypes.data, h3, 0.0, dx.ctypes.data + (s * batch + j0) * inputs * _FLOAT,
+                  inputs)
         for r in range(units):
             rz = units + r
             for j in range(c0, c1):
@@ -157,7 +154,7 @@ def _backward_block(u, w, buf, rec, hs, g_steps, rmask, keep, dh_in, dz, dx, bac
 
 
 @jit(parallel=True)
-def _backward(u, w, buf, rec, hs, g_steps, rmask, keep, dh, dz, dx, backwards):
+def _backward(u, w, buf, rec, hs, g_steps, rmask, keep, dh, dz, dx):
     """Runs all steps in reverse, writing the gate gradients of step `s` to `dz[s]`.
 
     `dz` `(T, 4H, B)` rows: the candidate's pre-activation, z, r (the input
@@ -167,39 +164,41 @@ def _backward(u, w, buf, rec, hs, g_steps, rmask, keep, dh, dz, dx, backwards):
     order; `g_steps` the output gradients per step `(T, H, B)` (or `(0, H, B)`
     when only the last output has one, already in `dh`); `rmask` and `keep` as
     for `_forward`. `dh` `(H, B)` holds the final state's gradient and receives
-    the initial state's. `dx` `(B, T, D)` receives the input gradient (steps
-    mapped as in `_forward`), unless it is empty.
+    the initial state's. `dx` `(T, B, D)` receives the input gradient in
+    processing order, unless it is empty.
     """
     batch = buf.shape[2]
     for block in prange(blocks(batch)):
         j0 = block * BLOCK
-        _backward_block(u, w, buf, rec, hs, g_steps, rmask, keep, dh, dz, dx, backwards,
+        _backward_block(u, w, buf, rec, hs, g_steps, rmask, keep, dh, dz, dx,
                         j0, min(j0 + BLOCK, batch))
 
 
 @jit(parallel=True)
-def _kernel_sums(dz, x, hs, rmask, backwards, dkernel, drec, dbias):
+def _kernel_sums(dz, xs, hs, rmask, dkernel, drec, dbias):
     """The kernel, recurrent kernel and bias gradients, summed over steps in `PARTS` parts.
 
-    Part `p` adds the steps of its range into the zeros of `dkernel[p]` `(3H, D)` (`dz[s, :3H]
-    @ x[:, t]`), `drec[p]` `(3H, H)` (`dz[s, H:] @ h_{s-1}.T`, the states masked by
-    `rmask` if it is not empty) and `dbias[p]` `(4H,)`; either kernel output
-    may be empty `(PARTS, 0, 0)` to skip it. The parts depend on the shapes
-    only, and the caller adds them in order: the same sums on any thread count.
+    Part `p` adds the steps of its range into `dkernel[p]` `(3H, D)` (`dz[s, :3H]
+    @ xs[s]`) and `drec[p]` `(3H, H)` (`dz[s, H:] @ h_{s-1}.T`, the states
+    masked by `rmask` if it is not empty), which start as zeros, and writes
+    their sum of `dz[s]` over steps and batch to `dbias[p]` `(4H,)`. Either
+    kernel output may be empty `(PARTS, 0, 0)` to skip it. The parts depend on
+    the shapes only, and the caller adds them in order: the same sums on any
+    thread count.
     """
-    batch, steps, inputs = x.shape
+    steps, batch, inputs = xs.shape
     h4 = dz.shape[1]
     units = h4 // 4
     h3 = 3 * units
     size = -(-steps // PARTS)
     for part in prange(PARTS):
         operand = np.empty((units, batch if rmask.shape[0] else 0), np.float32)
+        columns = np.zeros((h4, batch), np.float32)   # the bias sums per batch column
         for s in range(part * size, min(steps, (part + 1) * size)):
             step = dz.ctypes.data + s * h4 * batch * _FLOAT
             if dkernel.shape[1]:
-                t = steps - 1 - s if backwards else s
                 sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h3, inputs, batch, 1.0, step, batch,
-                      x.ctypes.data + t * inputs * _FLOAT, steps * inputs, 1.0,
+                      xs.ctypes.data + s * batch * inputs * _FLOAT, inputs, 1.0,
                       dkernel[part].ctypes.data, inputs)
             if drec.shape[1]:
                 if rmask.shape[0]:
@@ -210,8 +209,9 @@ def _kernel_sums(dz, x, hs, rmask, backwards, dkernel, drec, dbias):
                 sgemm(ROW_MAJOR, NO_TRANS, TRANS, h3, units, batch, 1.0,
                       step + units * batch * _FLOAT, batch, b_data, batch, 1.0,
                       drec[part].ctypes.data, units)
-            for k in range(h4):
-                dbias[part, k] += dz[s, k].sum()
+            columns += dz[s]
+        for k in range(h4):
+            dbias[part, k] = columns[k].sum()
 
 
 def _covered(x, h0, kernel, recurrent_kernel, bias, reset_after, activation,
@@ -254,7 +254,8 @@ def gru_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None, recurren
     batch, steps, _ = x.shape
     units = recurrent_kernel.shape[0]
     h3 = 3 * units
-    x = np.ascontiguousarray(x)
+    xs = x.transpose(1, 0, 2)                         # (T, B, D) in processing order
+    xs = np.ascontiguousarray(xs[::-1] if go_backwards else xs)
     w = rc.permute_blocks(kernel, _X_ORDER)           # (D, 3H), internal order h, z, r
     buf = np.empty((steps, h3, batch), np.float32)
     rec = np.empty((steps, h3, batch), np.float32)
@@ -264,27 +265,21 @@ def gru_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None, recurren
     masks = rc.step_masks(mask, go_backwards, np.float32)
     rmask = _columns(recurrent_mask, batch, transpose=True)
     with single_threaded_blas():
-        _forward(x, np.ascontiguousarray(w.T), np.ascontiguousarray(recurrent_kernel.T),
-                 _gate_bias(bias, units), rmask, _columns(masks, batch), hs, buf, rec,
-                 go_backwards)
+        _forward(xs, np.ascontiguousarray(w.T), np.ascontiguousarray(recurrent_kernel.T),
+                 _gate_bias(bias, units), rmask, _columns(masks, batch), hs, buf, rec)
     weights = None if masks is None else rc.output_weights(masks, zero_output_for_mask)
     out = rc.sequence_output(hs[:, :units], weights, return_sequences)
-    residual = (rc.steps_first(x, go_backwards), buf, rec, hs, w, recurrent_kernel, masks,
+    residual = (xs.transpose(0, 2, 1), buf, rec, hs, w, recurrent_kernel, masks,
                 weights, rmask if recurrent_mask is not None else None)
     return (out, hs[-1, :units].T), residual
-
-
-def _batch_major(xs, go_backwards):
-    """The `(B, T, D)` inputs behind `rc.steps_first(x, go_backwards)`, C-contiguous."""
-    x = xs.transpose(2, 0, 1)
-    return np.ascontiguousarray(x[:, ::-1] if go_backwards else x)
 
 
 @override_vjp("gru_sequence")
 def _gru_sequence_vjp(node, grads):
     attrs = node.attrs
     xs, buf, rec, hs, w, u, masks, weights, rmask = node.residual
-    if not (attrs.get("reset_after", True) and attrs.get("activation", "tanh") == "tanh"
+    if not (_cblas.AVAILABLE and attrs.get("reset_after", True)
+            and attrs.get("activation", "tanh") == "tanh"
             and attrs.get("recurrent_activation", "sigmoid") == "sigmoid"
             and all(a.dtype == np.float32 for a in (buf, *grads))):
         return NotImplemented
@@ -299,21 +294,21 @@ def _gru_sequence_vjp(node, grads):
         dh += g_last
     if g_steps is None:
         g_steps = np.empty((0, units, batch), np.float32)
-    x = _batch_major(xs, go_backwards)
+    xs = np.ascontiguousarray(xs.transpose(0, 2, 1))     # (T, B, D), as the forward's
     dz = np.empty((steps, 4 * units, batch), np.float32)
-    dx = np.empty((batch, steps, inputs) if rc.needs(node, 0) else (0, 0, 0), np.float32)
+    dx = np.empty((steps, batch, inputs) if rc.needs(node, 0) else (0, 0, 0), np.float32)
     rmask = np.empty((0, batch), np.float32) if rmask is None else np.ascontiguousarray(rmask)
     dkernel = drec = dbias = None
     with single_threaded_blas():
         _backward(np.ascontiguousarray(u), np.ascontiguousarray(w), buf, rec, hs, g_steps,
-                  rmask, _columns(masks, batch), dh, dz, dx, go_backwards)
+                  rmask, _columns(masks, batch), dh, dz, dx)
         if rc.needs(node, 2, 3, 4):
             k_sums = np.zeros((PARTS, h3, inputs) if rc.needs(node, 2) else (PARTS, 0, 0),
                               np.float32)
             r_sums = np.zeros((PARTS, h3, units) if rc.needs(node, 3) else (PARTS, 0, 0),
                               np.float32)
-            b_sums = np.zeros((PARTS, 4 * units), np.float32)
-            _kernel_sums(dz, x, hs, rmask, go_backwards, k_sums, r_sums, b_sums)
+            b_sums = np.empty((PARTS, 4 * units), np.float32)
+            _kernel_sums(dz, xs, hs, rmask, k_sums, r_sums, b_sums)
             if rc.needs(node, 2):
                 dkernel = rc.permute_blocks(_in_order(k_sums).T, _X_INVERSE)
             if rc.needs(node, 3):
@@ -321,6 +316,8 @@ def _gru_sequence_vjp(node, grads):
             if rc.needs(node, 4):
                 b = _in_order(b_sums)
                 dbias = np.stack([rc.permute_blocks(b[:h3], _X_INVERSE), b[units:]])
+    if rc.needs(node, 0):
+        dx = (dx[::-1] if go_backwards else dx).transpose(1, 0, 2)
     result = (dx if rc.needs(node, 0) else None, dh.T if rc.needs(node, 1) else None,
               dkernel, drec, dbias, None, None)
     return result[:len(node.input_refs)]
