@@ -37,7 +37,7 @@ from ..numpy_backend.blas_threads import single_threaded_blas
 from ..numpy_backend.recurrent_gru import _X_INVERSE, _X_ORDER
 from . import _cblas
 from ._cblas import NO_TRANS, ROW_MAJOR, TRANS, sgemm
-from ._jit import inline, jit, prange
+from ._jit import inline, jit, numba, prange
 from ._recurrent_blocks import BLOCK, PARTS, blocks
 from ._registry import override, override_vjp
 from ._vector_math import sigmoid_of_negated32, tanh32
@@ -46,50 +46,66 @@ _FLOAT = 4
 _ONE = np.float32(1.0)
 
 
+def _threads():
+    """numba's thread count for this call (`_jit` sets it), which `_groups` shares blocks by."""
+    return numba.get_num_threads()
+
+
 @inline
-def _forward_block(xs, wt, ut, bias, rmask, keep, hs, buf, rec, j0, j1):
-    """All steps of the batch columns `[j0, j1)` (see `_forward`; a function of its own
-    for the reason given at `recurrent_lstm._forward_block`)."""
-    steps, batch, inputs = xs.shape
+def _groups(batch, threads):
+    """`(blocks, groups)`: the batch's `BLOCK`-column blocks, shared by one group a thread.
+
+    A thread runs a step for all blocks of its group before the next step, so
+    that on fewer threads than blocks it reads whole rows of the step arrays
+    (a thread that ran all steps of one block, then of the next, read 32 of
+    every 64 or 128 columns, and took up to 1.6x the time per column at batch
+    128). Each block's computation is the same in any group, so the grouping,
+    which follows the thread count, never changes a result.
+    """
+    count = blocks(batch)
+    return count, max(1, min(count, threads))
+
+
+@inline
+def _forward_step(xs, wt, ut, bias, rmask, keep, hs, buf, rec, operand, s, j0, j1):
+    """Step `s` of the batch columns `[j0, j1)` (see `_forward`)."""
+    batch, inputs = xs.shape[1], xs.shape[2]
     units = ut.shape[1]
     h2, h3 = 2 * units, 3 * units
     width = j1 - j0
-    # with recurrent dropout the product's operand is a copy with masked states
-    operand = np.empty((units, width if rmask.shape[0] else 0), np.float32)
-    for s in range(steps):
-        # buf[s] (3H, width) = kernel.T (rows h, z, r) @ xs[s, j0:j1].T
-        sgemm(ROW_MAJOR, NO_TRANS, TRANS, h3, width, inputs, 1.0, wt.ctypes.data, inputs,
-              xs.ctypes.data + (s * batch + j0) * inputs * _FLOAT, inputs, 0.0,
-              buf.ctypes.data + (s * h3 * batch + j0) * _FLOAT, batch)
-        if rmask.shape[0]:
-            operand[:] = hs[s, :units, j0:j1] * rmask[:, j0:j1]
-            b_data, ldb = operand.ctypes.data, width
-        else:
-            b_data, ldb = hs.ctypes.data + (s * (units + 1) * batch + j0) * _FLOAT, batch
-        # rec[s] (3H, width) = recurrent_kernel.T (rows z, r, h) @ h_{s-1}
-        sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h3, width, units, 1.0, ut.ctypes.data, units,
-              b_data, ldb, 0.0, rec.ctypes.data + (s * h3 * batch + j0) * _FLOAT, batch)
-        # unsigned column indices let LLVM vectorise (see `recurrent_lstm._forward_block`)
-        c0, c1 = np.uint64(j0), np.uint64(j1)
-        for r in range(units):
-            rz, rr = units + r, h2 + r
-            b_x, b_z, b_r, b_s = bias[r], bias[rz], bias[rr], bias[h3 + r]
+    # buf[s] (3H, width) = kernel.T (rows h, z, r) @ xs[s, j0:j1].T
+    sgemm(ROW_MAJOR, NO_TRANS, TRANS, h3, width, inputs, 1.0, wt.ctypes.data, inputs,
+          xs.ctypes.data + (s * batch + j0) * inputs * _FLOAT, inputs, 0.0,
+          buf.ctypes.data + (s * h3 * batch + j0) * _FLOAT, batch)
+    if rmask.shape[0]:    # the product's operand: a copy with the masked states
+        operand[:, :width] = hs[s, :units, j0:j1] * rmask[:, j0:j1]
+        b_data, ldb = operand.ctypes.data, BLOCK
+    else:
+        b_data, ldb = hs.ctypes.data + (s * (units + 1) * batch + j0) * _FLOAT, batch
+    # rec[s] (3H, width) = recurrent_kernel.T (rows z, r, h) @ h_{s-1}
+    sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h3, width, units, 1.0, ut.ctypes.data, units,
+          b_data, ldb, 0.0, rec.ctypes.data + (s * h3 * batch + j0) * _FLOAT, batch)
+    # unsigned column indices let LLVM vectorise (see `recurrent_lstm._forward_block`)
+    c0, c1 = np.uint64(j0), np.uint64(j1)
+    for r in range(units):
+        rz, rr = units + r, h2 + r
+        b_x, b_z, b_r, b_s = bias[r], bias[rz], bias[rr], bias[h3 + r]
+        for j in range(c0, c1):
+            z = sigmoid_of_negated32(-(buf[s, rz, j] + rec[s, r, j] + b_z))
+            g = sigmoid_of_negated32(-(buf[s, rr, j] + rec[s, rz, j] + b_r))
+            s_h = rec[s, rr, j] + b_s
+            hh = tanh32(buf[s, r, j] + b_x + g * s_h)
+            rec[s, rr, j] = s_h
+            buf[s, r, j], buf[s, rz, j], buf[s, rr, j] = hh, z, g
+            hs[s + 1, r, j] = hh + z * (hs[s, r, j] - hh)
+        if keep.shape[0]:    # masked steps keep the state
             for j in range(c0, c1):
-                z = sigmoid_of_negated32(-(buf[s, rz, j] + rec[s, r, j] + b_z))
-                g = sigmoid_of_negated32(-(buf[s, rr, j] + rec[s, rz, j] + b_r))
-                s_h = rec[s, rr, j] + b_s
-                hh = tanh32(buf[s, r, j] + b_x + g * s_h)
-                rec[s, rr, j] = s_h
-                buf[s, r, j], buf[s, rz, j], buf[s, rr, j] = hh, z, g
-                hs[s + 1, r, j] = hh + z * (hs[s, r, j] - hh)
-            if keep.shape[0]:    # masked steps keep the state
-                for j in range(c0, c1):
-                    if keep[s, j] == 0:
-                        hs[s + 1, r, j] = hs[s, r, j]
+                if keep[s, j] == 0:
+                    hs[s + 1, r, j] = hs[s, r, j]
 
 
 @jit(parallel=True)
-def _forward(xs, wt, ut, bias, rmask, keep, hs, buf, rec):
+def _forward(xs, wt, ut, bias, rmask, keep, hs, buf, rec, threads):
     """Runs all steps of a GRU over the inputs `xs` `(T, B, D)` in processing order.
 
     `wt` `(3H, D)` is the kernel's transpose in the internal order h, z, r,
@@ -99,62 +115,64 @@ def _forward(xs, wt, ut, bias, rmask, keep, hs, buf, rec):
     recurrent products (with `s_h`'s bias) to `rec` `(T, 3H, B)` and the
     states to `hs` `(T + 1, H + 1, B)` from `hs[0, :H]`. `rmask` `(H, B)`
     multiplies `h_{s-1}` in the product (recurrent dropout); `keep` `(T, B)`
-    holds the mask (0 keeps the state). Either is empty when absent.
+    holds the mask (0 keeps the state). Either is empty when absent. `threads`:
+    see `_groups`.
     """
-    batch = xs.shape[1]
-    for block in prange(blocks(batch)):
-        j0 = block * BLOCK
-        _forward_block(xs, wt, ut, bias, rmask, keep, hs, buf, rec, j0, min(j0 + BLOCK, batch))
+    steps, batch = xs.shape[0], xs.shape[1]
+    units = ut.shape[1]
+    count, groups = _groups(batch, threads)
+    for group in prange(groups):
+        operand = np.empty((units, BLOCK if rmask.shape[0] else 0), np.float32)
+        for s in range(steps):
+            for block in range(group * count // groups, (group + 1) * count // groups):
+                j0 = block * BLOCK
+                _forward_step(xs, wt, ut, bias, rmask, keep, hs, buf, rec, operand, s, j0,
+                              min(j0 + BLOCK, batch))
 
 
 @inline
-def _backward_block(u, w, buf, rec, hs, g_steps, rmask, keep, dh_in, dz, dx, j0, j1):
-    """All steps of the batch columns `[j0, j1)`, in reverse (see `_backward`)."""
-    steps, h3, batch = buf.shape
+def _backward_step(u, w, buf, rec, hs, rmask, keep, dz, dx, dh, dh_next, s, g0, j0, j1):
+    """Step `s` of the batch columns `[j0, j1)` (see `_backward`); `dh` and `dh_next`
+    hold the columns from `g0` on."""
+    h3, batch = buf.shape[1], buf.shape[2]
     units, inputs = u.shape[0], w.shape[0]
     h2 = 2 * units
     width = j1 - j0
-    dh = np.empty((units, width), np.float32)
-    dh_next = np.empty((units, width), np.float32)
-    dh[:] = dh_in[:, j0:j1]
-    for s in range(steps - 1, -1, -1):
-        if g_steps.shape[0]:
-            dh += g_steps[s, :, j0:j1]
-        c0, c1 = np.uint64(j0), np.uint64(j1)    # unsigned: see `_forward_block`
-        for r in range(units):
-            rz, rr = units + r, h2 + r
-            for j in range(c0, c1):
-                # m = 0 on a masked step: no gate gradients, dh passes through
-                m = keep[s, j] if keep.shape[0] else _ONE
-                dh_k = dh[r, j - c0] * m
-                hh, z, g = buf[s, r, j], buf[s, rz, j], buf[s, rr, j]
-                a = dh_k * (_ONE - z) * (_ONE - hh * hh)    # candidate pre-activation
-                dz[s, r, j] = a
-                dz[s, rz, j] = dh_k * (hs[s, r, j] - hh) * z * (_ONE - z)
-                dz[s, rr, j] = a * rec[s, rr, j] * g * (_ONE - g)
-                dz[s, h3 + r, j] = a * g                        # s_h
-        step = dz.ctypes.data + (s * (h3 + units) * batch + j0) * _FLOAT
-        # dh_next (H, width) = recurrent_kernel @ dz[s, H:4H] (rows z, r, s_h)
-        sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, units, width, h3, 1.0, u.ctypes.data, h3,
-              step + units * batch * _FLOAT, batch, 0.0, dh_next.ctypes.data, width)
-        if dx.shape[0]:
-            # dx[s, j0:j1] (width, D) = dz[s, :3H].T @ kernel.T (internal order)
-            sgemm(ROW_MAJOR, TRANS, TRANS, width, inputs, h3, 1.0, step, batch,
-                  w.ctypes.data, h3, 0.0, dx.ctypes.data + (s * batch + j0) * inputs * _FLOAT,
-                  inputs)
-        for r in range(units):
-            rz = units + r
-            for j in range(c0, c1):
-                k = j - c0
-                m = keep[s, j] if keep.shape[0] else _ONE
-                d = dh_next[r, k] * rmask[r, j] if rmask.shape[0] else dh_next[r, k]
-                dh_next[r, k] = d + dh[r, k] * m * buf[s, rz, j] + dh[r, k] * (_ONE - m)
-        dh, dh_next = dh_next, dh
-    dh_in[:, j0:j1] = dh
+    c0, c1 = np.uint64(j0), np.uint64(j1)    # unsigned: see `_forward_step`
+    g = np.uint64(g0)
+    for r in range(units):
+        rz, rr = units + r, h2 + r
+        for j in range(c0, c1):
+            # m = 0 on a masked step: no gate gradients, dh passes through
+            m = keep[s, j] if keep.shape[0] else _ONE
+            dh_k = dh[r, j - g] * m
+            hh, z, gate_r = buf[s, r, j], buf[s, rz, j], buf[s, rr, j]
+            a = dh_k * (_ONE - z) * (_ONE - hh * hh)    # candidate pre-activation
+            dz[s, r, j] = a
+            dz[s, rz, j] = dh_k * (hs[s, r, j] - hh) * z * (_ONE - z)
+            dz[s, rr, j] = a * rec[s, rr, j] * gate_r * (_ONE - gate_r)
+            dz[s, h3 + r, j] = a * gate_r                   # s_h
+    step = dz.ctypes.data + (s * (h3 + units) * batch + j0) * _FLOAT
+    # dh_next (H, width) = recurrent_kernel @ dz[s, H:4H] (rows z, r, s_h)
+    sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, units, width, h3, 1.0, u.ctypes.data, h3,
+          step + units * batch * _FLOAT, batch, 0.0,
+          dh_next.ctypes.data + (j0 - g0) * _FLOAT, dh_next.shape[1])
+    if dx.shape[0]:
+        # dx[s, j0:j1] (width, D) = dz[s, :3H].T @ kernel.T (internal order)
+        sgemm(ROW_MAJOR, TRANS, TRANS, width, inputs, h3, 1.0, step, batch,
+              w.ctypes.data, h3, 0.0, dx.ctypes.data + (s * batch + j0) * inputs * _FLOAT,
+              inputs)
+    for r in range(units):
+        rz = units + r
+        for j in range(c0, c1):
+            k = j - g
+            m = keep[s, j] if keep.shape[0] else _ONE
+            d = dh_next[r, k] * rmask[r, j] if rmask.shape[0] else dh_next[r, k]
+            dh_next[r, k] = d + dh[r, k] * m * buf[s, rz, j] + dh[r, k] * (_ONE - m)
 
 
 @jit(parallel=True)
-def _backward(u, w, buf, rec, hs, g_steps, rmask, keep, dh, dz, dx):
+def _backward(u, w, buf, rec, hs, g_steps, rmask, keep, dh, dz, dx, threads):
     """Runs all steps in reverse, writing the gate gradients of step `s` to `dz[s]`.
 
     `dz` `(T, 4H, B)` rows: the candidate's pre-activation, z, r (the input
@@ -165,13 +183,26 @@ def _backward(u, w, buf, rec, hs, g_steps, rmask, keep, dh, dz, dx):
     when only the last output has one, already in `dh`); `rmask` and `keep` as
     for `_forward`. `dh` `(H, B)` holds the final state's gradient and receives
     the initial state's. `dx` `(T, B, D)` receives the input gradient in
-    processing order, unless it is empty.
+    processing order, unless it is empty. `threads`: see `_groups`.
     """
-    batch = buf.shape[2]
-    for block in prange(blocks(batch)):
-        j0 = block * BLOCK
-        _backward_block(u, w, buf, rec, hs, g_steps, rmask, keep, dh, dz, dx,
-                        j0, min(j0 + BLOCK, batch))
+    steps, batch = buf.shape[0], buf.shape[2]
+    units = u.shape[0]
+    count, groups = _groups(batch, threads)
+    for group in prange(groups):
+        b0, b1 = group * count // groups, (group + 1) * count // groups
+        g0, g1 = b0 * BLOCK, min(b1 * BLOCK, batch)
+        state = np.empty((units, g1 - g0), np.float32)
+        state_next = np.empty((units, g1 - g0), np.float32)
+        state[:] = dh[:, g0:g1]
+        for s in range(steps - 1, -1, -1):
+            if g_steps.shape[0]:
+                state += g_steps[s, :, g0:g1]
+            for block in range(b0, b1):
+                j0 = block * BLOCK
+                _backward_step(u, w, buf, rec, hs, rmask, keep, dz, dx, state, state_next, s,
+                               g0, j0, min(j0 + BLOCK, batch))
+            state, state_next = state_next, state
+        dh[:, g0:g1] = state
 
 
 @jit(parallel=True)
@@ -266,7 +297,8 @@ def gru_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None, recurren
     rmask = _columns(recurrent_mask, batch, transpose=True)
     with single_threaded_blas():
         _forward(xs, np.ascontiguousarray(w.T), np.ascontiguousarray(recurrent_kernel.T),
-                 _gate_bias(bias, units), rmask, _columns(masks, batch), hs, buf, rec)
+                 _gate_bias(bias, units), rmask, _columns(masks, batch), hs, buf, rec,
+                 _threads())
     weights = None if masks is None else rc.output_weights(masks, zero_output_for_mask)
     out = rc.sequence_output(hs[:, :units], weights, return_sequences)
     residual = (xs.transpose(0, 2, 1), buf, rec, hs, w, recurrent_kernel, masks,
@@ -301,7 +333,7 @@ def _gru_sequence_vjp(node, grads):
     dkernel = drec = dbias = None
     with single_threaded_blas():
         _backward(np.ascontiguousarray(u), np.ascontiguousarray(w), buf, rec, hs, g_steps,
-                  rmask, _columns(masks, batch), dh, dz, dx)
+                  rmask, _columns(masks, batch), dh, dz, dx, _threads())
         if rc.needs(node, 2, 3, 4):
             k_sums = np.zeros((PARTS, h3, inputs) if rc.needs(node, 2) else (PARTS, 0, 0),
                               np.float32)

@@ -53,6 +53,19 @@ def _forward(op, inputs, attrs):
     return lambda: backend.apply(op, *inputs, **attrs)
 
 
+def _gru_model_step():
+    """One `train_on_batch` of the LSTM workload's model with a GRU in place of the LSTM."""
+    import hikeras
+    from hikeras import layers
+
+    model = hikeras.Sequential([hikeras.Input((100,), dtype="int32"), layers.Embedding(10000, 64),
+                                layers.GRU(64), layers.Dense(1, activation="sigmoid")])
+    model.compile(optimizer="adam", loss="binary_crossentropy")
+    x = RNG.integers(0, 10000, (64, 100)).astype(np.int32)
+    y = RNG.integers(0, 2, (64, 1)).astype(np.float32)
+    return lambda: model.train_on_batch(x, y)
+
+
 def _cases():
     depthwise = [((1, 112, 112, 32), 1), ((1, 56, 56, 144), 2), ((32, 28, 28, 192), 1)]
     cases = {
@@ -92,6 +105,7 @@ def _cases():
         if (batch, units) == (64, 64):
             cases[f"{label} fwd (GRU)"] = _forward("gru_sequence", gru, attrs)
         cases[f"{label} train (GRU)"] = _training_step("gru_sequence", gru, attrs, (0, 2, 3, 4))
+    cases["Embedding-GRU(64)-Dense train_on_batch (64,100) (GRU)"] = _gru_model_step()
     for shape in ((128, 24, 24, 64), (32, 56, 56, 128)):
         x, gamma, beta = _array(*shape), _array(shape[-1]), _array(shape[-1])
         cases[f"batch_norm {shape} fwd"] = _forward("batch_norm", (x, gamma, beta), {})
