@@ -22,12 +22,14 @@ if installed("numba"):
     from hikeras.backend.numba_backend import _cblas
 
 
-def _gru_inputs(rng, batch, steps, inputs=5, units=6, dtype=np.float32, bias=True):
+def _gru_inputs(rng, batch, steps, inputs=5, units=6, dtype=np.float32, bias=True,
+                reset_after=True):
     def draw(*shape, scale=0.5):
         return (rng.standard_normal(shape) * scale).astype(dtype)
 
+    bias_shape = (2, 3 * units) if reset_after else (3 * units,)
     return [draw(batch, steps, inputs, scale=1.0), draw(batch, units), draw(inputs, 3 * units),
-            draw(units, 3 * units), draw(2, 3 * units) if bias else None]
+            draw(units, 3 * units), draw(*bias_shape) if bias else None]
 
 
 class _Node:
@@ -58,21 +60,22 @@ def _forward_backward(ops, args, attrs, grads):
 
 @pytest.fixture
 def compiled_calls(monkeypatch):
-    """Counts the calls of the compiled forward and backward loops, by name."""
-    from hikeras.backend.numba_backend import recurrent_gru
+    """Counts the calls of the compiled forward and backward loops (either `reset_after`)."""
+    from hikeras.backend.numba_backend import _gru_reset_after, _gru_reset_before
 
-    calls = {"_forward": 0, "_backward": 0}
+    calls = {"forward": 0, "backward": 0}
 
-    def counted(name):
-        kernel = getattr(recurrent_gru, name)
+    def counted(module, name):
+        kernel = getattr(module, name)
 
         def run(*args):
             calls[name] += 1
             return kernel(*args)
         return run
 
-    for name in calls:
-        monkeypatch.setattr(recurrent_gru, name, counted(name))
+    for module in (_gru_reset_after, _gru_reset_before):
+        for name in calls:
+            monkeypatch.setattr(module, name, counted(module, name))
     return calls
 
 
@@ -109,16 +112,20 @@ CASES = [
 @pytest.mark.parametrize("batch", [1, 33, 70])   # one block, a partial block, three blocks
 @pytest.mark.parametrize("attrs", CASES)
 @pytest.mark.parametrize("change", ["", "mask", "dropout", "mask+dropout", "no bias"])
-def test_compiled_gru_matches_the_numpy_kernel(rng, compiled_calls, batch, attrs, change):
+@pytest.mark.parametrize("reset_after", [True, False])
+def test_compiled_gru_matches_the_numpy_kernel(rng, compiled_calls, batch, attrs, change,
+                                               reset_after):
     steps, units = 7, 6
-    args = _gru_inputs(rng, batch, steps, units=units, bias=change != "no bias")
+    args = _gru_inputs(rng, batch, steps, units=units, bias=change != "no bias",
+                       reset_after=reset_after)
     args += _masks(rng, batch, steps, units, change)
+    attrs = dict(attrs, reset_after=reset_after)
     if "mask" in change:
-        attrs = dict(attrs, zero_output_for_mask=batch % 2 == 0)
+        attrs["zero_output_for_mask"] = batch % 2 == 0
     grads = _fixed_grads(rng)
     got, got_grads, residual = _forward_backward(numba_backend.ops, args, attrs, grads)
     want, want_grads, _ = _forward_backward(numpy_backend.ops, args, attrs, grads)
-    assert compiled_calls == {"_forward": 1, "_backward": 1}
+    assert compiled_calls == {"forward": 1, "backward": 1}
     _assert_close(list(got) + list(got_grads), list(want) + list(want_grads), 2e-5, 2e-6)
     # both kernels keep the same residual: either VJP reads the other's
     numpy_grads = numpy_backend.ops["gru_sequence"].vjp(_Node(residual, attrs), grads(got))
@@ -126,17 +133,20 @@ def test_compiled_gru_matches_the_numpy_kernel(rng, compiled_calls, batch, attrs
     _, numpy_residual = numpy_backend.ops["gru_sequence"].forward(*args, **attrs)
     compiled_grads = numba_backend.ops["gru_sequence"].vjp(_Node(numpy_residual, attrs),
                                                            grads(got))
-    assert compiled_calls == {"_forward": 1, "_backward": 2}
+    assert compiled_calls == {"forward": 1, "backward": 2}
     _assert_close(compiled_grads, want_grads, 2e-5, 2e-6)
 
 
-def test_compiled_gru_float32_gradients_match_float64_ones(rng, compiled_calls):
-    args = _gru_inputs(rng, 40, steps=12) + list(_masks(rng, 40, 12, 6, "mask+dropout"))
+@pytest.mark.parametrize("reset_after", [True, False])
+def test_compiled_gru_float32_gradients_match_float64_ones(rng, compiled_calls, reset_after):
+    args = _gru_inputs(rng, 40, steps=12, reset_after=reset_after)
+    args += _masks(rng, 40, 12, 6, "mask+dropout")
+    attrs = {"reset_after": reset_after}
     grads = _fixed_grads(rng)
-    got, got_grads, _ = _forward_backward(numba_backend.ops, args, {}, grads)
+    got, got_grads, _ = _forward_backward(numba_backend.ops, args, attrs, grads)
     args64 = [a if a is None or a.dtype == bool else a.astype(np.float64) for a in args]
-    want, want_grads, _ = _forward_backward(numpy_backend.ops, args64, {}, grads)
-    assert compiled_calls == {"_forward": 1, "_backward": 1}
+    want, want_grads, _ = _forward_backward(numpy_backend.ops, args64, attrs, grads)
+    assert compiled_calls == {"forward": 1, "backward": 1}
     for a, b in zip(list(got) + list(got_grads), list(want) + list(want_grads), strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
 
@@ -174,34 +184,32 @@ def test_compiled_gru_trains_through_the_tape_like_numpy(rng):
         np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5)
 
 
-@pytest.mark.parametrize("change", ["float64", "activation", "reset_after=False"])
+@pytest.mark.parametrize("change", ["float64", "activation"])
 def test_uncovered_inputs_run_the_numpy_kernel(rng, compiled_calls, change):
     dtype = np.float64 if change == "float64" else np.float32
     args = _gru_inputs(rng, 4, 5, dtype=dtype)
-    attrs = {}
-    if change == "activation":
-        attrs = {"recurrent_activation": "hard_sigmoid"}
-    elif change == "reset_after=False":
-        args[-1] = args[-1][0]
-        attrs = {"reset_after": False}
+    attrs = {"recurrent_activation": "hard_sigmoid"} if change == "activation" else {}
     grads = _fixed_grads(rng)
     got, got_grads, _ = _forward_backward(numba_backend.ops, args, attrs, grads)
     want, want_grads, _ = _forward_backward(numpy_backend.ops, args, attrs, grads)
-    assert compiled_calls == {"_forward": 0, "_backward": 0}
+    assert compiled_calls == {"forward": 0, "backward": 0}
     for a, b in zip(list(got) + list(got_grads), list(want) + list(want_grads), strict=True):
         np.testing.assert_array_equal(a, b)
 
 
-def test_compiled_gru_does_not_depend_on_the_thread_count(rng):
+@pytest.mark.parametrize("reset_after", [True, False])
+def test_compiled_gru_does_not_depend_on_the_thread_count(rng, reset_after):
     from hikeras import config
 
-    args = _gru_inputs(rng, 70, steps=6) + list(_masks(rng, 70, 6, 6, "mask+dropout"))
+    args = _gru_inputs(rng, 70, steps=6, reset_after=reset_after)
+    args += _masks(rng, 70, 6, 6, "mask+dropout")
     grads = _fixed_grads(rng)
     runs = []
     try:
         for threads in (1, 2):
             config.set_num_threads(threads)
-            got, got_grads, _ = _forward_backward(numba_backend.ops, args, {}, grads)
+            got, got_grads, _ = _forward_backward(numba_backend.ops, args,
+                                                  {"reset_after": reset_after}, grads)
             runs.append(list(got) + list(got_grads))
     finally:
         config.set_num_threads(None)
@@ -214,6 +222,6 @@ def test_without_openblas_sgemm_the_numpy_kernel_runs(rng, monkeypatch, compiled
     args = _gru_inputs(rng, 3, steps=4)
     got, _ = numba_backend.ops["gru_sequence"].forward(*args)
     want, _ = numpy_backend.ops["gru_sequence"].forward(*args)
-    assert compiled_calls["_forward"] == 0
+    assert compiled_calls["forward"] == 0
     for a, b in zip(got, want, strict=True):
         np.testing.assert_array_equal(a, b)
