@@ -107,6 +107,10 @@ def _cases():
         if (batch, units) == (64, 64):
             cases[f"{label} fwd (GRU)"] = _forward("gru_sequence", gru, attrs)
         cases[f"{label} train (GRU)"] = _training_step("gru_sequence", gru, attrs, (0, 2, 3, 4))
+        if (batch, units) == (64, 64):
+            before = gru[:4] + (np.zeros(3 * units, np.float32),)
+            cases[f"{label} reset_after=False train (GRU)"] = _training_step(
+                "gru_sequence", before, dict(attrs, reset_after=False), (0, 2, 3, 4))
     cases["Embedding-GRU(64)-Dense train_on_batch (64,100) (GRU)"] = _gru_model_step()
     for shape in ((128, 24, 24, 64), (32, 56, 56, 128)):
         x, gamma, beta = _array(*shape), _array(shape[-1]), _array(shape[-1])
