@@ -190,7 +190,8 @@ def output_gradient(g, weights, return_sequences, steps):
         if weights is not None:
             last *= weights[-1]
         return None, last
-    g_steps = np.ascontiguousarray(g.transpose(1, 2, 0))
+    # a copy even where the transpose is contiguous (batch 1): the weights are applied in place
+    g_steps = g.transpose(1, 2, 0).copy()
     if weights is not None:
         g_steps *= weights
     return g_steps, None

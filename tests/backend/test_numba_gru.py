@@ -4,8 +4,8 @@ It is compared with the numpy kernel (outputs, final state and every
 gradient; the numpy VJP is gradient-checked in `test_ops_recurrent.py`), and
 its float32 gradients with the numpy kernel's float64 ones; inputs it does
 not cover must reach the numpy kernel; the result must not depend on the
-thread count. The op-test cases of `test_ops_recurrent.py` run under numba in
-`test_numba_backend.py`.
+thread count; neither VJP may write into the incoming gradients. The op-test
+cases of `test_ops_recurrent.py` run under numba in `test_numba_backend.py`.
 """
 
 import numpy as np
@@ -55,7 +55,12 @@ def _fixed_grads(rng):
 def _forward_backward(ops, args, attrs, grads):
     op = ops["gru_sequence"]
     outputs, residual = op.forward(*args, **attrs)
-    return outputs, op.vjp(_Node(residual, attrs), grads(outputs)), residual
+    incoming = grads(outputs)
+    before = [g.copy() for g in incoming]
+    input_grads = op.vjp(_Node(residual, attrs), incoming)
+    for g, copy in zip(incoming, before, strict=True):   # the incoming gradients are left alone
+        np.testing.assert_array_equal(g, copy)
+    return outputs, input_grads, residual
 
 
 @pytest.fixture
