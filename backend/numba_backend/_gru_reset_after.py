@@ -37,7 +37,7 @@ def _forward_step(xs, wt, ut, bias, rmask, keep, hs, buf, rec, operand, s, j0, j
     # rec[s] (3H, width) = recurrent_kernel.T (rows z, r, h) @ h_{s-1}
     sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h3, width, units, 1.0, ut.ctypes.data, units,
           b_data, ldb, 0.0, rec.ctypes.data + (s * h3 * batch + j0) * _FLOAT, batch)
-    # unsigned column indices let LLVM vectorise (see `recurrent_lstm._forward_block`)
+    # unsigned column indices need no check for negative values: LLVM vectorises the loops
     c0, c1 = np.uint64(j0), np.uint64(j1)
     for r in range(units):
         rz, rr = units + r, h2 + r

@@ -39,7 +39,7 @@ def _forward_step(xs, wt, u_zr, u_h, bias, rmask, keep, hs, buf, rh, operand, re
     # rec (2H, width) = recurrent_kernel[:, :2H].T @ h_{s-1}
     sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h2, width, units, 1.0, u_zr.ctypes.data, units,
           b_data, ldb, 0.0, rec.ctypes.data, BLOCK)
-    # unsigned column indices let LLVM vectorise (see `recurrent_lstm._forward_block`)
+    # unsigned column indices need no check for negative values: LLVM vectorises the loops
     c0, c1 = np.uint64(j0), np.uint64(j1)
     for r in range(units):
         rr = units + r
