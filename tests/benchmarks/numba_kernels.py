@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Each kernel the numba backend compiles against the numpy backend's, in one process.
 
-    python tests/benchmarks/numba_kernels.py [--rounds 7] [--only NAME]
+    python tests/benchmarks/numba_kernels.py [--rounds 7] [--only NAME] [--cpu]
 
 For shapes from the reference workloads, MobileNetV2 and typical dense,
 convolutional and transformer layers, times forward and forward + backward
@@ -9,7 +9,9 @@ of each op under both backends, in back-to-back pairs (alternating which
 goes first) so that both see the same load, and prints the median times,
 the median of the pairs' speed-ups (numpy time / numba time) and how many
 pairs numba won. Kernels are compiled (or loaded from the cache) before
-timing.
+timing. `--cpu` times the process's CPU time instead of the wall clock: on a
+machine shared with busy processes it is the steadier measure of the work
+done, and with `HIKERAS_NUM_THREADS=1` it compares the kernels on one core.
 """
 
 import argparse
@@ -72,6 +74,19 @@ def _forward(op, inputs, attrs):
     return lambda: backend.apply(op, *inputs, **attrs)
 
 
+def _gru_model_step():
+    """One `train_on_batch` of the LSTM workload's model with a GRU in place of the LSTM."""
+    import hikeras
+    from hikeras import layers
+
+    model = hikeras.Sequential([hikeras.Input((100,), dtype="int32"), layers.Embedding(10000, 64),
+                                layers.GRU(64), layers.Dense(1, activation="sigmoid")])
+    model.compile(optimizer="adam", loss="binary_crossentropy")
+    x = RNG.integers(0, 10000, (64, 100)).astype(np.int32)
+    y = RNG.integers(0, 2, (64, 1)).astype(np.float32)
+    return lambda: model.train_on_batch(x, y)
+
+
 def _cases():
     depthwise = [((1, 112, 112, 32), 1), ((1, 56, 56, 144), 2), ((32, 28, 28, 192), 1)]
     cases = {
@@ -112,6 +127,19 @@ def _cases():
         label = f"simple_rnn_sequence ({batch},100,64) {units} units"
         cases[f"{label} fwd"] = _forward("simple_rnn_sequence", rnn, attrs)
         cases[f"{label} train"] = _training_step("simple_rnn_sequence", rnn, attrs, (0, 2, 3, 4))
+    for batch, units in ((64, 64), (32, 64), (128, 64), (64, 128)):
+        gru = (_array(batch, 100, 64), np.zeros((batch, units), np.float32),
+               _array(64, 3 * units) * 0.1, _array(units, 3 * units) * 0.1,
+               np.zeros((2, 3 * units), np.float32))
+        label = f"gru_sequence ({batch},100,64) {units} units"
+        if (batch, units) == (64, 64):
+            cases[f"{label} fwd (GRU)"] = _forward("gru_sequence", gru, attrs)
+        cases[f"{label} train (GRU)"] = _training_step("gru_sequence", gru, attrs, (0, 2, 3, 4))
+        if (batch, units) == (64, 64):
+            before = gru[:4] + (np.zeros(3 * units, np.float32),)
+            cases[f"{label} reset_after=False train (GRU)"] = _training_step(
+                "gru_sequence", before, dict(attrs, reset_after=False), (0, 2, 3, 4))
+    cases["Embedding-GRU(64)-Dense train_on_batch (64,100) (GRU)"] = _gru_model_step()
     for shape in ((128, 24, 24, 64), (32, 56, 56, 128)):
         x, gamma, beta = _array(*shape), _array(shape[-1]), _array(shape[-1])
         cases[f"batch_norm {shape} fwd"] = _forward("batch_norm", (x, gamma, beta), {})
@@ -147,10 +175,10 @@ def _cases():
     return cases
 
 
-def _time(fn):
-    start = time.perf_counter()
+def _time(fn, clock=time.perf_counter):
+    start = clock()
     fn()
-    return time.perf_counter() - start
+    return clock() - start
 
 
 def main():
@@ -158,6 +186,7 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--only", default="", help="time only the cases whose name has this")
+    parser.add_argument("--cpu", action="store_true", help="time CPU time, not wall-clock time")
     args = parser.parse_args()
     previous = backend.backend()
     cases = {name: fn for name, fn in _cases().items() if args.only in name}
@@ -171,7 +200,8 @@ def main():
             for round_index in range(args.rounds):
                 for name in (("numpy", "numba") if round_index % 2 == 0 else ("numba", "numpy")):
                     backend.set_backend(name)
-                    times[case, name].append(_time(fn))
+                    times[case, name].append(
+                        _time(fn, time.process_time if args.cpu else time.perf_counter))
     finally:
         backend.set_backend(previous)
     for case in cases:
