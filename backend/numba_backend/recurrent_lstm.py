@@ -32,9 +32,9 @@ from ..numpy_backend import recurrent_common as rc
 from ..numpy_backend.blas_threads import single_threaded_blas
 from ..numpy_backend.recurrent_lstm import _INVERSE, _internal_weights
 from . import _cblas
-from ._cblas import NO_TRANS, ROW_MAJOR, sgemm
+from ._cblas import NO_TRANS, ROW_MAJOR, TRANS, sgemm
 from ._jit import inline, jit, prange
-from ._recurrent_blocks import BLOCK, blocks, product_in_parts
+from ._recurrent_blocks import BLOCK, blocks
 from ._registry import override, override_vjp
 from ._vector_math import sigmoid_of_negated32, tanh32
 
@@ -106,25 +106,31 @@ def _forward(weights, bias, rmask, keep, hxt, buf, tc):
 
 
 @inline
-def _backward_block(u, buf, tc, g_steps, rmask, keep, dh_in, dc_in, dz, dh_out, dc_out, j0, j1):
-    """All steps of the batch columns `[j0, j1)`, in reverse (see `_backward`; a function
-    of its own for the reason given at `_forward_block`)."""
-    steps, units, batch = tc.shape
+def _backward_block(uw, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_backwards,
+                    dz_all, hx_all, dx, sums, bias_sums, dh_out, dc_out, block, j0, j1):
+    """All steps of the batch columns `[j0, j1)` in reverse, then the block's share of the
+    kernel gradients (see `_backward`; a function of its own for the reason given at
+    `_forward_block`)."""
+    steps, units = tc.shape[0], tc.shape[1]
     h4 = 4 * units
     width = j1 - j0
+    # the block's gate gradients, `(4H, T, width)`: the block's columns of all steps
+    # form one matrix, the operand of the kernel-gradient product
+    dz = dz_all[h4 * steps * j0:h4 * steps * j1].reshape((h4, steps, width))
+    product = np.empty((uw.shape[0], width), np.float32)
     dh = np.empty((units, width), np.float32)
     dc = np.empty((units, width), np.float32)
-    dh_next = np.empty((units, width), np.float32)
+    db = np.zeros((h4, width), np.float32)
     dh[:] = dh_in[:, j0:j1]
     dc[:] = dc_in[:, j0:j1]
+    c0, w1 = np.uint64(j0), np.uint64(width)    # unsigned: see `_forward_block`
     for s in range(steps - 1, -1, -1):
         if g_steps.shape[0]:
             dh += g_steps[s, :, j0:j1]
-        c0, c1 = np.uint64(j0), np.uint64(j1)    # unsigned: see `_forward`
         for r in range(units):
             ri, rf, rg, rc_ = units + r, 2 * units + r, 3 * units + r, h4 + r
-            for j in range(c0, c1):
-                k = j - c0
+            for k in range(w1):
+                j = k + c0
                 # m = 0 on a masked step: no gate gradients, dc passes through
                 m = keep[s, j] if keep.shape[0] else _ONE
                 o, i, f, g = buf[s, r, j], buf[s, ri, j], buf[s, rf, j], buf[s, rg, j]
@@ -132,41 +138,77 @@ def _backward_block(u, buf, tc, g_steps, rmask, keep, dh_in, dc_in, dz, dh_out, 
                 dh_k = dh[r, k] * m
                 dcs = dc[r, k] + dh_k * o * (_ONE - t * t)
                 dcm = dcs * m
-                dz[r, s, j] = dh_k * t * o * (_ONE - o)
-                dz[ri, s, j] = dcm * g * i * (_ONE - i)
-                dz[rf, s, j] = dcm * buf[s, rc_, j] * f * (_ONE - f)
-                dz[rg, s, j] = dcm * i * (_ONE - g * g)
+                dzo = dh_k * t * o * (_ONE - o)
+                dzi = dcm * g * i * (_ONE - i)
+                dzf = dcm * buf[s, rc_, j] * f * (_ONE - f)
+                dzg = dcm * i * (_ONE - g * g)
+                dz[r, s, k], dz[ri, s, k], dz[rf, s, k], dz[rg, s, k] = dzo, dzi, dzf, dzg
+                db[r, k] += dzo
+                db[ri, k] += dzi
+                db[rf, k] += dzf
+                db[rg, k] += dzg
                 dc[r, k] = dcs * (m * f + (_ONE - m))
-        sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, units, width, h4, 1.0, u.ctypes.data, h4,
-              dz.ctypes.data + (s * batch + j0) * _FLOAT, steps * batch, 0.0,
-              dh_next.ctypes.data, width)
-        if rmask.shape[0]:
-            dh_next *= rmask[:, j0:j1]
-        if keep.shape[0]:    # a masked step passes dh through
-            kept = keep[s, j0:j1]
-            for r in range(units):
-                for k in range(width):
-                    if kept[k] == 0:
-                        dh_next[r, k] = dh[r, k]
-        dh, dh_next = dh_next, dh
+        # [dh_{s-1}; dx_s^T] = [u; w] @ dz_s (only u without the input gradient)
+        sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, uw.shape[0], width, h4, 1.0, uw.ctypes.data, h4,
+              dz.ctypes.data + s * width * _FLOAT, steps * width, 0.0,
+              product.ctypes.data, width)
+        if dx.shape[0]:
+            t_in = steps - 1 - s if go_backwards else s
+            for k in range(width):
+                for d in range(dx.shape[2]):
+                    dx[j0 + k, t_in, d] = product[units + d, k]
+        for r in range(units):
+            for k in range(w1):
+                d_prev = product[r, k]
+                if rmask.shape[0]:
+                    d_prev *= rmask[r, k + c0]
+                if keep.shape[0] and keep[s, k + c0] == 0:   # a masked step passes dh through
+                    d_prev = dh[r, k]
+                dh[r, k] = d_prev
     dh_out[:, j0:j1] = dh
     dc_out[:, j0:j1] = dc
+    for r in range(h4):
+        bias_sums[block, r] = db[r].sum()
+    if sums.shape[0]:
+        # the product's operands of the block's steps, `(H + D, T, width)`, with the
+        # masked states of recurrent dropout
+        rows = sums.shape[2]
+        hx = hx_all[rows * steps * j0:rows * steps * j1].reshape((rows, steps, width))
+        for r in range(rows):
+            for s in range(steps):
+                for k in range(w1):
+                    v = hxt[r, s, k + c0]
+                    if r < units and rmask.shape[0]:
+                        v *= rmask[r, k + c0]
+                    hx[r, s, k] = v
+        # sums (4H, H + D) = dz (4H, T * width) @ hx (H + D, T * width)^T
+        sgemm(ROW_MAJOR, NO_TRANS, TRANS, h4, rows, steps * width, 1.0, dz.ctypes.data,
+              steps * width, hx.ctypes.data, steps * width, 0.0, sums[block].ctypes.data, rows)
 
 
-@jit(parallel=True)
-def _backward(u, buf, tc, g_steps, rmask, keep, dh_in, dc_in, dz, dh_out, dc_out):
-    """Runs all steps in reverse, writing the gate gradients of step `s` to `dz[:, s]`.
+@jit(parallel=True, fastmath={"contract"})
+def _backward(uw, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_backwards,
+              dz_all, hx_all, dx, sums, bias_sums, dh_out, dc_out):
+    """Runs all steps in reverse and gives each block's share of every gradient.
 
-    `u` `(H, 4H)` is the internal-order recurrent kernel; `g_steps` the output
-    gradients per step `(T, H, B)` (or `(0, H, B)` when only the last output
-    has one, already in `dh_in`); `rmask` and `keep` as for `_forward`. A
-    masked step has zero gate gradients and passes `dh` and `dc` through.
+    `uw` `(H, 4H)` is the internal-order recurrent kernel `u`, or `[u; w]`
+    `(H + D, 4H)` when `dx` `(B, T, D)` is wanted (else `dx` is empty): then
+    each step's one product gives `dh` and that step's input gradient. `g_steps`
+    are the output gradients per step `(T, H, B)` (or `(0, H, B)` when only the
+    last output has one, already in `dh_in`); `rmask` and `keep` as for
+    `_forward`. A masked step has zero gate gradients and passes `dh` and `dc`
+    through. Block `b` writes its kernel-gradient sums to `sums[b]` `(4H, H + D)`
+    (`sums` is empty when they are not wanted) and its bias sums to
+    `bias_sums[b]`; `dz_all` and `hx_all` are flat scratch of `4H * T * B` and
+    `(H + D) * T * B` elements (`hx_all` empty without `sums`). Adding the
+    blocks' sums in block order then gives results independent of the thread count.
     """
     batch = tc.shape[2]
     for block in prange(blocks(batch)):
         j0 = block * BLOCK
-        _backward_block(u, buf, tc, g_steps, rmask, keep, dh_in, dc_in, dz, dh_out, dc_out,
-                        j0, min(j0 + BLOCK, batch))
+        _backward_block(uw, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_backwards,
+                        dz_all, hx_all, dx, sums, bias_sums, dh_out, dc_out,
+                        block, j0, min(j0 + BLOCK, batch))
 
 
 def _covered(x, kernel, recurrent_kernel, bias, activation, recurrent_activation):
@@ -229,6 +271,7 @@ def _lstm_sequence_vjp(node, grads):
     attrs = node.attrs
     steps, units, batch = tc.shape
     inputs = w.shape[0]
+    rows = units + inputs
     g_steps, g_last = rc.output_gradient(g_out, weights, attrs.get("return_sequences", True),
                                          steps)
     dh = np.ascontiguousarray(g_h.T)
@@ -237,35 +280,26 @@ def _lstm_sequence_vjp(node, grads):
     if g_steps is None:
         g_steps = np.empty((0, units, batch), np.float32)
     dc = np.ascontiguousarray(g_c.T)
-    dz = np.empty((4 * units, steps, batch), np.float32)
     dh0, dc0 = np.empty_like(dh), np.empty_like(dc)
-    dz_matrix = dz.reshape(4 * units, -1)
-    dx = dkernel = drec = dbias = None
-    rmask = _columns(recurrent_mask, batch, transpose=True)
+    want_dx, want_kernels = rc.needs(node, 0), rc.needs(node, 3, 4, 5)
+    uw = np.concatenate([u, w]) if want_dx else np.ascontiguousarray(u)
+    dx = np.empty((batch, steps, inputs) if want_dx else (0, 0, 0), np.float32)
+    parts = blocks(batch)
+    sums = np.empty((parts if want_kernels else 0, 4 * units, rows), np.float32)
+    bias_sums = np.empty((parts, 4 * units), np.float32)
     with single_threaded_blas():
-        _backward(np.ascontiguousarray(u), buf, tc, g_steps, rmask, _columns(masks, batch),
-                  dh, dc, dz, dh0, dc0)
-        if rc.needs(node, 0):
-            dx = np.empty((steps, batch, inputs), np.float32)
-            # dx (T * B, D) = dz^T (T * B, 4H) @ w^T (4H, D)
-            product_in_parts(True, dz_matrix, steps * batch, True, np.ascontiguousarray(w),
-                             4 * units, dx.reshape(-1, inputs), steps * batch, inputs, 4 * units)
-            dx = (dx[::-1] if attrs.get("go_backwards", False) else dx).transpose(1, 0, 2)
-        if rc.needs(node, 3, 4, 5):
-            rows = units + inputs
-            operand, ld = hxt[:rows], (steps + 1) * batch
-            if rmask.shape[0]:    # the product's operand had the masked states
-                operand, ld = hxt[:rows, :steps].copy(), steps * batch
-                operand[:units] *= rmask[:, None, :]
-            sums = np.empty((4 * units, rows), np.float32)
-            # sums (4H, H + D) = dz (4H, T * B) @ hxt[:H + D, :T]^T (without the row of ones)
-            product_in_parts(False, dz_matrix, steps * batch, True, operand.reshape(rows, -1),
-                             ld, sums, 4 * units, rows, steps * batch)
-            sums = sums.T              # rows: recurrent kernel, kernel
-            drec = rc.permute_blocks(sums[:units], _INVERSE)
-            dkernel = rc.permute_blocks(sums[units:], _INVERSE)
-            if rc.needs(node, 5):
-                dbias = rc.permute_blocks(dz_matrix.sum(axis=1), _INVERSE)
-    result = (dx, dh0.T if rc.needs(node, 1) else None, dc0.T if rc.needs(node, 2) else None,
-              dkernel, drec, dbias, None, None)
+        _backward(uw, buf, tc, hxt, g_steps, _columns(recurrent_mask, batch, transpose=True),
+                  _columns(masks, batch), dh, dc, attrs.get("go_backwards", False),
+                  np.empty(4 * units * steps * batch, np.float32),
+                  np.empty(rows * steps * batch if want_kernels else 0, np.float32),
+                  dx, sums, bias_sums, dh0, dc0)
+    dkernel = drec = dbias = None
+    if want_kernels:
+        sums = sums.sum(axis=0).T      # rows: recurrent kernel, kernel
+        drec = rc.permute_blocks(sums[:units], _INVERSE)
+        dkernel = rc.permute_blocks(sums[units:], _INVERSE)
+        if rc.needs(node, 5):
+            dbias = rc.permute_blocks(bias_sums.sum(axis=0), _INVERSE)
+    result = (dx if want_dx else None, dh0.T if rc.needs(node, 1) else None,
+              dc0.T if rc.needs(node, 2) else None, dkernel, drec, dbias, None, None)
     return result[:len(node.input_refs)]

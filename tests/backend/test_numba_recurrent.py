@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(not installed("numba"),
 
 if installed("numba"):
     from hikeras.backend import numba_backend, numpy_backend
-    from hikeras.backend.numba_backend import _cblas
+    from hikeras.backend.numba_backend import _cblas, _jit
     from hikeras.backend.numba_backend._jit import jit
     from hikeras.backend.numba_backend._vector_math import (
         sigmoid_of_negated32,
@@ -76,7 +76,10 @@ def _forward_backward(ops, args, attrs, rng_grads):
     op = ops["lstm_sequence"]
     outputs, residual = op.forward(*args, **attrs)
     grads = [g.astype(outputs[0].dtype) for g in rng_grads(outputs)]
-    return outputs, op.vjp(_Node(residual, attrs), grads), residual
+    result = outputs, op.vjp(_Node(residual, attrs), grads), residual
+    # a kernel numba could not compile would have been replaced by numpy's silently
+    assert not any(name.startswith("lstm_sequence") for name, _ in _jit._failed)
+    return result
 
 
 def _grads_for(rng):
