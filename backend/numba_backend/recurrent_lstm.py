@@ -105,19 +105,55 @@ def _forward(weights, bias, rmask, keep, hxt, buf, tc):
         _forward_block(weights, bias, rmask, keep, hxt, buf, tc, j0, min(j0 + BLOCK, batch))
 
 
+# Steps per kernel-gradient product in the backward loop (see `_kernel_gradient_chunk`).
+_CHUNK = 8
+
+
 @inline
-def _backward_block(uw, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_backwards,
-                    dz_all, hx_all, dx, sums, bias_sums, dh_out, dc_out, block, j0, j1):
-    """All steps of the batch columns `[j0, j1)` in reverse, then the block's share of the
-    kernel gradients (see `_backward`; a function of its own for the reason given at
-    `_forward_block`)."""
+def _kernel_gradient_chunk(dz, hxt, hx, rmask, sums, s0, s1, j0, accumulate):
+    """Adds steps `[s0, s1)` of the block starting at column `j0` to its kernel-gradient
+    sums `(4H, H + D)`; `accumulate` False overwrites them (the first chunk).
+
+    The backward loop calls it as soon as a chunk's gate gradients are done,
+    while they are in cache. The chunk's columns of `dz` `(4H, T, width)` form a
+    matrix with a regular stride; `hx` `(H + D, _CHUNK * width)` receives the
+    chunk's product operands, with recurrent dropout's masked states. Chunks
+    start at multiples of `_CHUNK` whatever the thread count, so the sums are
+    added in the same order on any number of threads.
+    """
+    h4, steps, width = dz.shape
+    rows = sums.shape[1]
+    units = h4 // 4
+    c0, w1 = np.uint64(j0), np.uint64(width)    # unsigned: see `_forward_block`
+    for r in range(rows):
+        for s in range(s0, s1):
+            col = np.uint64((s - s0) * width)
+            if r < units and rmask.shape[0]:
+                for k in range(w1):
+                    hx[r, col + k] = hxt[r, s, c0 + k] * rmask[r, c0 + k]
+            else:
+                for k in range(w1):
+                    hx[r, col + k] = hxt[r, s, c0 + k]
+    # sums (4H, H + D) += dz[:, s0:s1] (4H, n * width) @ hx[:, :n * width]^T
+    sgemm(ROW_MAJOR, NO_TRANS, TRANS, h4, rows, (s1 - s0) * width, 1.0,
+          dz.ctypes.data + s0 * width * _FLOAT, steps * width, hx.ctypes.data, _CHUNK * width,
+          _ONE if accumulate else np.float32(0.0), sums.ctypes.data, rows)
+
+
+@inline
+def _backward_block(u, w, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_backwards,
+                    dz_all, dx, sums, bias_sums, dh_out, dc_out, block, j0, j1):
+    """All steps of the batch columns `[j0, j1)` in reverse, with the block's shares of the
+    input, kernel and bias gradients (see `_backward`; a function of its own for the
+    reason given at `_forward_block`)."""
     steps, units = tc.shape[0], tc.shape[1]
     h4 = 4 * units
     width = j1 - j0
-    # the block's gate gradients, `(4H, T, width)`: the block's columns of all steps
-    # form one matrix, the operand of the kernel-gradient product
+    # the block's gate gradients, `(4H, T, width)`: consecutive steps form a
+    # matrix with a regular stride, an operand of the kernel-gradient product
     dz = dz_all[h4 * steps * j0:h4 * steps * j1].reshape((h4, steps, width))
-    product = np.empty((uw.shape[0], width), np.float32)
+    hx = np.empty((sums.shape[2] if sums.shape[0] else 0, _CHUNK * width), np.float32)
+    product = np.empty((units, width), np.float32)
     dh = np.empty((units, width), np.float32)
     dc = np.empty((units, width), np.float32)
     db = np.zeros((h4, width), np.float32)
@@ -148,15 +184,18 @@ def _backward_block(uw, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_bac
                 db[rf, k] += dzf
                 db[rg, k] += dzg
                 dc[r, k] = dcs * (m * f + (_ONE - m))
-        # [dh_{s-1}; dx_s^T] = [u; w] @ dz_s (only u without the input gradient)
-        sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, uw.shape[0], width, h4, 1.0, uw.ctypes.data, h4,
+        # dh_{s-1} (H, width) = u @ dz_s
+        sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, units, width, h4, 1.0, u.ctypes.data, h4,
               dz.ctypes.data + s * width * _FLOAT, steps * width, 0.0,
               product.ctypes.data, width)
         if dx.shape[0]:
+            # the step's input gradient, straight into its rows of dx (B, T, D):
+            # dx[j0:j1, t] (width, D) = dz_s^T @ w^T
             t_in = steps - 1 - s if go_backwards else s
-            for k in range(width):
-                for d in range(dx.shape[2]):
-                    dx[j0 + k, t_in, d] = product[units + d, k]
+            inputs = dx.shape[2]
+            sgemm(ROW_MAJOR, TRANS, TRANS, width, inputs, h4, 1.0,
+                  dz.ctypes.data + s * width * _FLOAT, steps * width, w.ctypes.data, h4, 0.0,
+                  dx.ctypes.data + (j0 * steps + t_in) * inputs * _FLOAT, steps * inputs)
         for r in range(units):
             for k in range(w1):
                 d_prev = product[r, k]
@@ -165,49 +204,35 @@ def _backward_block(uw, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_bac
                 if keep.shape[0] and keep[s, k + c0] == 0:   # a masked step passes dh through
                     d_prev = dh[r, k]
                 dh[r, k] = d_prev
+        if sums.shape[0] and s % _CHUNK == 0:
+            _kernel_gradient_chunk(dz, hxt, hx, rmask, sums[block], s,
+                                   min(s + _CHUNK, steps), j0, s + _CHUNK < steps)
     dh_out[:, j0:j1] = dh
     dc_out[:, j0:j1] = dc
     for r in range(h4):
         bias_sums[block, r] = db[r].sum()
-    if sums.shape[0]:
-        # the product's operands of the block's steps, `(H + D, T, width)`, with the
-        # masked states of recurrent dropout
-        rows = sums.shape[2]
-        hx = hx_all[rows * steps * j0:rows * steps * j1].reshape((rows, steps, width))
-        for r in range(rows):
-            for s in range(steps):
-                for k in range(w1):
-                    v = hxt[r, s, k + c0]
-                    if r < units and rmask.shape[0]:
-                        v *= rmask[r, k + c0]
-                    hx[r, s, k] = v
-        # sums (4H, H + D) = dz (4H, T * width) @ hx (H + D, T * width)^T
-        sgemm(ROW_MAJOR, NO_TRANS, TRANS, h4, rows, steps * width, 1.0, dz.ctypes.data,
-              steps * width, hx.ctypes.data, steps * width, 0.0, sums[block].ctypes.data, rows)
 
 
 @jit(parallel=True, fastmath={"contract"})
-def _backward(uw, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_backwards,
-              dz_all, hx_all, dx, sums, bias_sums, dh_out, dc_out):
+def _backward(u, w, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_backwards,
+              dz_all, dx, sums, bias_sums, dh_out, dc_out):
     """Runs all steps in reverse and gives each block's share of every gradient.
 
-    `uw` `(H, 4H)` is the internal-order recurrent kernel `u`, or `[u; w]`
-    `(H + D, 4H)` when `dx` `(B, T, D)` is wanted (else `dx` is empty): then
-    each step's one product gives `dh` and that step's input gradient. `g_steps`
+    `u` `(H, 4H)` and `w` `(D, 4H)` are the internal-order kernels; each step
+    writes its input gradient to `dx` `(B, T, D)` (empty when not wanted). `g_steps`
     are the output gradients per step `(T, H, B)` (or `(0, H, B)` when only the
     last output has one, already in `dh_in`); `rmask` and `keep` as for
     `_forward`. A masked step has zero gate gradients and passes `dh` and `dc`
     through. Block `b` writes its kernel-gradient sums to `sums[b]` `(4H, H + D)`
     (`sums` is empty when they are not wanted) and its bias sums to
-    `bias_sums[b]`; `dz_all` and `hx_all` are flat scratch of `4H * T * B` and
-    `(H + D) * T * B` elements (`hx_all` empty without `sums`). Adding the
+    `bias_sums[b]`; `dz_all` is flat scratch of `4H * T * B` elements. Adding the
     blocks' sums in block order then gives results independent of the thread count.
     """
     batch = tc.shape[2]
     for block in prange(blocks(batch)):
         j0 = block * BLOCK
-        _backward_block(uw, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_backwards,
-                        dz_all, hx_all, dx, sums, bias_sums, dh_out, dc_out,
+        _backward_block(u, w, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_backwards,
+                        dz_all, dx, sums, bias_sums, dh_out, dc_out,
                         block, j0, min(j0 + BLOCK, batch))
 
 
@@ -282,16 +307,14 @@ def _lstm_sequence_vjp(node, grads):
     dc = np.ascontiguousarray(g_c.T)
     dh0, dc0 = np.empty_like(dh), np.empty_like(dc)
     want_dx, want_kernels = rc.needs(node, 0), rc.needs(node, 3, 4, 5)
-    uw = np.concatenate([u, w]) if want_dx else np.ascontiguousarray(u)
     dx = np.empty((batch, steps, inputs) if want_dx else (0, 0, 0), np.float32)
     parts = blocks(batch)
     sums = np.empty((parts if want_kernels else 0, 4 * units, rows), np.float32)
     bias_sums = np.empty((parts, 4 * units), np.float32)
     with single_threaded_blas():
-        _backward(uw, buf, tc, hxt, g_steps, _columns(recurrent_mask, batch, transpose=True),
+        _backward(np.ascontiguousarray(u), np.ascontiguousarray(w), buf, tc, hxt, g_steps, _columns(recurrent_mask, batch, transpose=True),
                   _columns(masks, batch), dh, dc, attrs.get("go_backwards", False),
                   np.empty(4 * units * steps * batch, np.float32),
-                  np.empty(rows * steps * batch if want_kernels else 0, np.float32),
                   dx, sums, bias_sums, dh0, dc0)
     dkernel = drec = dbias = None
     if want_kernels:
