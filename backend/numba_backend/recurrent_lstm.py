@@ -43,7 +43,7 @@ _ONE, _TWO = np.float32(1.0), np.float32(2.0)
 
 
 @inline
-def _forward_block(weights, bias, rmask, keep, hxt, buf, tc, j0, j1):
+def _forward_block(weights, bias, rmask, keep, x, go_backwards, hxt, buf, tc, j0, j1):
     """All steps of the batch columns `[j0, j1)` (see `_forward`).
 
     A function of its own rather than the body of the parallel loop: compiled
@@ -56,15 +56,23 @@ def _forward_block(weights, bias, rmask, keep, hxt, buf, tc, j0, j1):
     # with recurrent dropout the product's operand is a copy with masked states
     operand = np.empty((rows, width if rmask.shape[0] else 0), np.float32)
     for s in range(steps_1 - 1):
+        # the step's inputs into their rows of the operands, transposed: (width, D) -> (D, width)
+        t_in = steps_1 - 2 - s if go_backwards else s
+        for k in range(width):
+            for d in range(rows - units):
+                hxt[units + d, s, j0 + k] = x[j0 + k, t_in, d]
         if rmask.shape[0]:
             operand[:units] = hxt[:units, s, j0:j1] * rmask[:, j0:j1]
             operand[units:] = hxt[units:rows, s, j0:j1]
             b_data, ldb = operand.ctypes.data, width
         else:
             b_data, ldb = hxt.ctypes.data + (s * batch + j0) * _FLOAT, steps_1 * batch
-        sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h4, width, rows, 1.0, weights.ctypes.data,
-              rows, b_data, ldb, 0.0,
-              buf.ctypes.data + (s * 5 * units * batch + j0) * _FLOAT, batch)
+        out = buf.ctypes.data + (s * 5 * units * batch + j0) * _FLOAT
+        sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h4, width, units, 1.0, weights.ctypes.data,
+              rows, b_data, ldb, 0.0, out, batch)
+        sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h4, width, rows - units, 1.0,
+              weights.ctypes.data + units * _FLOAT, rows, b_data + units * ldb * _FLOAT, ldb,
+              1.0, out, batch)
         # Unsigned column indices need no check for negative values, which
         # lets LLVM vectorise the loop (row slices would cost a view per row).
         c0, c1 = np.uint64(j0), np.uint64(j1)
@@ -90,7 +98,7 @@ def _forward_block(weights, bias, rmask, keep, hxt, buf, tc, j0, j1):
 
 
 @jit(parallel=True)
-def _forward(weights, bias, rmask, keep, hxt, buf, tc):
+def _forward(weights, bias, rmask, keep, x, go_backwards, hxt, buf, tc):
     """Runs all steps.
 
     `weights` `(4H, H + D)` and `bias` `(4H,)` have the `exp` factors -1/-2
@@ -102,7 +110,8 @@ def _forward(weights, bias, rmask, keep, hxt, buf, tc):
     batch = hxt.shape[2]
     for block in prange(blocks(batch)):
         j0 = block * BLOCK
-        _forward_block(weights, bias, rmask, keep, hxt, buf, tc, j0, min(j0 + BLOCK, batch))
+        _forward_block(weights, bias, rmask, keep, x, go_backwards, hxt, buf, tc,
+                       j0, min(j0 + BLOCK, batch))
 
 
 # Steps per kernel-gradient product in the backward loop (see `_kernel_gradient_chunk`).
@@ -268,8 +277,6 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
     step_kernel = np.concatenate([state_kernel, input_kernel[:, :-1]], axis=1)
     hxt = np.empty((units + inputs + 1, steps + 1, batch), np.float32)
     hxt[:units, 0] = h0.T
-    xs = x.transpose(2, 1, 0)
-    hxt[units:-1, :steps] = xs[:, ::-1] if go_backwards else xs
     hxt[-1] = 1
     buf = np.empty((steps + 1, 5 * units, batch), np.float32)
     buf[0, 4 * units:] = c0.T
@@ -278,7 +285,7 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
     with single_threaded_blas():
         _forward(step_kernel, np.ascontiguousarray(input_kernel[:, -1]),
                  _columns(recurrent_mask, batch, transpose=True), _columns(masks, batch),
-                 hxt, buf, tc)
+                 np.ascontiguousarray(x), go_backwards, hxt, buf, tc)
     hx = hxt.transpose(1, 0, 2)
     weights = None if masks is None else rc.output_weights(masks, zero_output_for_mask)
     out = rc.sequence_output(hx[:, :units], weights, return_sequences)

@@ -130,7 +130,9 @@ def test_compiled_lstm_matches_the_numpy_kernel(rng, batch, attrs, change):
             assert a is None
             continue
         assert a.dtype == b.dtype == np.float32 and a.shape == b.shape
-        np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-6)
+        # the kernels sum the weight gradients over T * B terms in different orders:
+        # float32 rounding of such sums reaches a few 1e-6 where terms cancel
+        np.testing.assert_allclose(a, b, rtol=2e-5, atol=5e-6)
     # the numpy VJP reads the compiled kernel's residual as its own
     numpy_grads = numpy_backend.ops["lstm_sequence"].vjp(_Node(residual, attrs), grads(None))
     for a, b in zip(numpy_grads, want_grads):
