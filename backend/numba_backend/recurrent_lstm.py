@@ -123,14 +123,13 @@ def _kernel_gradient_chunk(dz, hxt, hx, rmask, sums, s0, s1, j0, accumulate):
     """Adds steps `[s0, s1)` of the block starting at column `j0` to its kernel-gradient
     sums `(4H, H + D)`; `accumulate` False overwrites them (the first chunk).
 
-    The backward loop calls it as soon as a chunk's gate gradients are done,
-    while they are in cache. The chunk's columns of `dz` `(4H, T, width)` form a
-    matrix with a regular stride; `hx` `(H + D, _CHUNK * width)` receives the
-    chunk's product operands, with recurrent dropout's masked states. Chunks
-    start at multiples of `_CHUNK` whatever the thread count, so the sums are
-    added in the same order on any number of threads.
+    `dz` `(4H, _CHUNK, width)` holds the chunk's gate gradients, a matrix
+    `(4H, _CHUNK * width)`; `hx` `(H + D, _CHUNK * width)` receives the chunk's
+    product operands, with recurrent dropout's masked states. Chunks start at
+    multiples of `_CHUNK` whatever the thread count, so the sums are added in
+    the same order on any number of threads.
     """
-    h4, steps, width = dz.shape
+    h4, _, width = dz.shape
     rows = sums.shape[1]
     units = h4 // 4
     c0, w1 = np.uint64(j0), np.uint64(width)    # unsigned: see `_forward_block`
@@ -143,24 +142,25 @@ def _kernel_gradient_chunk(dz, hxt, hx, rmask, sums, s0, s1, j0, accumulate):
             else:
                 for k in range(w1):
                     hx[r, col + k] = hxt[r, s, c0 + k]
-    # sums (4H, H + D) += dz[:, s0:s1] (4H, n * width) @ hx[:, :n * width]^T
+    # sums (4H, H + D) += dz (4H, n * width) @ hx[:, :n * width]^T
     sgemm(ROW_MAJOR, NO_TRANS, TRANS, h4, rows, (s1 - s0) * width, 1.0,
-          dz.ctypes.data + s0 * width * _FLOAT, steps * width, hx.ctypes.data, _CHUNK * width,
+          dz.ctypes.data, _CHUNK * width, hx.ctypes.data, _CHUNK * width,
           _ONE if accumulate else np.float32(0.0), sums.ctypes.data, rows)
 
 
 @inline
 def _backward_block(u, w, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_backwards,
-                    dz_all, dx, sums, bias_sums, dh_out, dc_out, block, j0, j1):
+                    dx, sums, bias_sums, dh_out, dc_out, block, j0, j1):
     """All steps of the batch columns `[j0, j1)` in reverse, with the block's shares of the
     input, kernel and bias gradients (see `_backward`; a function of its own for the
     reason given at `_forward_block`)."""
     steps, units = tc.shape[0], tc.shape[1]
     h4 = 4 * units
     width = j1 - j0
-    # the block's gate gradients, `(4H, T, width)`: consecutive steps form a
-    # matrix with a regular stride, an operand of the kernel-gradient product
-    dz = dz_all[h4 * steps * j0:h4 * steps * j1].reshape((h4, steps, width))
+    # the gate gradients of the block's current chunk of steps, `(4H, _CHUNK, width)`,
+    # step s in slot `s % _CHUNK`: small enough to stay in cache until the chunk's
+    # kernel-gradient product has used them
+    dz = np.empty((h4, _CHUNK, width), np.float32)
     hx = np.empty((sums.shape[2] if sums.shape[0] else 0, _CHUNK * width), np.float32)
     product = np.empty((units, width), np.float32)
     dh = np.empty((units, width), np.float32)
@@ -170,6 +170,7 @@ def _backward_block(u, w, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_b
     dc[:] = dc_in[:, j0:j1]
     c0, w1 = np.uint64(j0), np.uint64(width)    # unsigned: see `_forward_block`
     for s in range(steps - 1, -1, -1):
+        slot = s % _CHUNK
         if g_steps.shape[0]:
             dh += g_steps[s, :, j0:j1]
         for r in range(units):
@@ -187,7 +188,8 @@ def _backward_block(u, w, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_b
                 dzi = dcm * g * i * (_ONE - i)
                 dzf = dcm * buf[s, rc_, j] * f * (_ONE - f)
                 dzg = dcm * i * (_ONE - g * g)
-                dz[r, s, k], dz[ri, s, k], dz[rf, s, k], dz[rg, s, k] = dzo, dzi, dzf, dzg
+                dz[r, slot, k], dz[ri, slot, k], dz[rf, slot, k], dz[rg, slot, k] = (
+                    dzo, dzi, dzf, dzg)
                 db[r, k] += dzo
                 db[ri, k] += dzi
                 db[rf, k] += dzf
@@ -195,7 +197,7 @@ def _backward_block(u, w, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_b
                 dc[r, k] = dcs * (m * f + (_ONE - m))
         # dh_{s-1} (H, width) = u @ dz_s
         sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, units, width, h4, 1.0, u.ctypes.data, h4,
-              dz.ctypes.data + s * width * _FLOAT, steps * width, 0.0,
+              dz.ctypes.data + slot * width * _FLOAT, _CHUNK * width, 0.0,
               product.ctypes.data, width)
         if dx.shape[0]:
             # the step's input gradient, straight into its rows of dx (B, T, D):
@@ -203,7 +205,7 @@ def _backward_block(u, w, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_b
             t_in = steps - 1 - s if go_backwards else s
             inputs = dx.shape[2]
             sgemm(ROW_MAJOR, TRANS, TRANS, width, inputs, h4, 1.0,
-                  dz.ctypes.data + s * width * _FLOAT, steps * width, w.ctypes.data, h4, 0.0,
+                  dz.ctypes.data + slot * width * _FLOAT, _CHUNK * width, w.ctypes.data, h4, 0.0,
                   dx.ctypes.data + (j0 * steps + t_in) * inputs * _FLOAT, steps * inputs)
         for r in range(units):
             for k in range(w1):
@@ -213,7 +215,7 @@ def _backward_block(u, w, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_b
                 if keep.shape[0] and keep[s, k + c0] == 0:   # a masked step passes dh through
                     d_prev = dh[r, k]
                 dh[r, k] = d_prev
-        if sums.shape[0] and s % _CHUNK == 0:
+        if sums.shape[0] and slot == 0:
             _kernel_gradient_chunk(dz, hxt, hx, rmask, sums[block], s,
                                    min(s + _CHUNK, steps), j0, s + _CHUNK < steps)
     dh_out[:, j0:j1] = dh
@@ -224,7 +226,7 @@ def _backward_block(u, w, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_b
 
 @jit(parallel=True, fastmath={"contract"})
 def _backward(u, w, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_backwards,
-              dz_all, dx, sums, bias_sums, dh_out, dc_out):
+              dx, sums, bias_sums, dh_out, dc_out):
     """Runs all steps in reverse and gives each block's share of every gradient.
 
     `u` `(H, 4H)` and `w` `(D, 4H)` are the internal-order kernels; each step
@@ -234,14 +236,14 @@ def _backward(u, w, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_backwar
     `_forward`. A masked step has zero gate gradients and passes `dh` and `dc`
     through. Block `b` writes its kernel-gradient sums to `sums[b]` `(4H, H + D)`
     (`sums` is empty when they are not wanted) and its bias sums to
-    `bias_sums[b]`; `dz_all` is flat scratch of `4H * T * B` elements. Adding the
-    blocks' sums in block order then gives results independent of the thread count.
+    `bias_sums[b]`. Adding the blocks' sums in block order then gives results
+    independent of the thread count.
     """
     batch = tc.shape[2]
     for block in prange(blocks(batch)):
         j0 = block * BLOCK
         _backward_block(u, w, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_backwards,
-                        dz_all, dx, sums, bias_sums, dh_out, dc_out,
+                        dx, sums, bias_sums, dh_out, dc_out,
                         block, j0, min(j0 + BLOCK, batch))
 
 
@@ -319,10 +321,9 @@ def _lstm_sequence_vjp(node, grads):
     sums = np.empty((parts if want_kernels else 0, 4 * units, rows), np.float32)
     bias_sums = np.empty((parts, 4 * units), np.float32)
     with single_threaded_blas():
-        _backward(np.ascontiguousarray(u), np.ascontiguousarray(w), buf, tc, hxt, g_steps, _columns(recurrent_mask, batch, transpose=True),
-                  _columns(masks, batch), dh, dc, attrs.get("go_backwards", False),
-                  np.empty(4 * units * steps * batch, np.float32),
-                  dx, sums, bias_sums, dh0, dc0)
+        _backward(np.ascontiguousarray(u), np.ascontiguousarray(w), buf, tc, hxt, g_steps,
+                  _columns(recurrent_mask, batch, transpose=True), _columns(masks, batch),
+                  dh, dc, attrs.get("go_backwards", False), dx, sums, bias_sums, dh0, dc0)
     dkernel = drec = dbias = None
     if want_kernels:
         sums = sums.sum(axis=0).T      # rows: recurrent kernel, kernel
