@@ -41,6 +41,10 @@ from ._vector_math import sigmoid_of_negated32, tanh32
 _FLOAT = 4
 _ONE, _TWO = np.float32(1.0), np.float32(2.0)
 
+# Steps per chunk: the forward computes a chunk's input projections in one
+# product, the backward its kernel-gradient sums (`_kernel_gradient_chunk`).
+_CHUNK = 8
+
 
 @jit(fastmath={"contract"})
 def _forward_block(weights, bias, rmask, keep, x, go_backwards, hxt, buf, tc, j0, j1):
@@ -53,27 +57,40 @@ def _forward_block(weights, bias, rmask, keep, x, go_backwards, hxt, buf, tc, j0
     rows, steps_1, batch = weights.shape[1], hxt.shape[1], hxt.shape[2]
     units = tc.shape[1]
     h4 = 4 * units
+    inputs = rows - units
     width = j1 - j0
+    steps = steps_1 - 1
+    # the pre-activations of the block's current chunk of steps, `(4H, _CHUNK, width)`,
+    # step s in slot `s % _CHUNK`, and the chunk's inputs `(D, _CHUNK, width)`
+    z = np.empty((h4, _CHUNK, width), np.float32)
+    xs = np.empty((inputs, _CHUNK, width), np.float32)
     # with recurrent dropout the product's operand is a copy with masked states
-    operand = np.empty((rows, width if rmask.shape[0] else 0), np.float32)
-    for s in range(steps_1 - 1):
-        # the step's inputs into their rows of the operands, transposed: (width, D) -> (D, width)
-        t_in = steps_1 - 2 - s if go_backwards else s
-        for k in range(width):
-            for d in range(rows - units):
-                hxt[units + d, s, j0 + k] = x[j0 + k, t_in, d]
+    operand = np.empty((units, width if rmask.shape[0] else 0), np.float32)
+    for s in range(steps):
+        slot = s % _CHUNK
+        if slot == 0:
+            # the chunk's inputs, transposed (width, D) -> (D, width) per step, into
+            # `xs` and their rows of the operands; then their share of the
+            # pre-activations, one product for the chunk
+            s1 = min(s + _CHUNK, steps)
+            for q in range(s, s1):
+                t_in = steps - 1 - q if go_backwards else q
+                for k in range(width):
+                    for d in range(inputs):
+                        v = x[j0 + k, t_in, d]
+                        xs[d, q - s, k] = v
+                        hxt[units + d, q, j0 + k] = v
+            sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h4, (s1 - s) * width, inputs, 1.0,
+                  weights.ctypes.data + units * _FLOAT, rows, xs.ctypes.data, _CHUNK * width,
+                  0.0, z.ctypes.data, _CHUNK * width)
         if rmask.shape[0]:
-            operand[:units] = hxt[:units, s, j0:j1] * rmask[:, j0:j1]
-            operand[units:] = hxt[units:rows, s, j0:j1]
+            operand[:] = hxt[:units, s, j0:j1] * rmask[:, j0:j1]
             b_data, ldb = operand.ctypes.data, width
         else:
             b_data, ldb = hxt.ctypes.data + (s * batch + j0) * _FLOAT, steps_1 * batch
-        out = buf.ctypes.data + (s * 5 * units * batch + j0) * _FLOAT
+        # z_s += state kernel @ h_{s-1}
         sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h4, width, units, 1.0, weights.ctypes.data,
-              rows, b_data, ldb, 0.0, out, batch)
-        sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h4, width, rows - units, 1.0,
-              weights.ctypes.data + units * _FLOAT, rows, b_data + units * ldb * _FLOAT, ldb,
-              1.0, out, batch)
+              rows, b_data, ldb, 1.0, z.ctypes.data + slot * width * _FLOAT, _CHUNK * width)
         # Unsigned column indices need no check for negative values, which
         # lets LLVM vectorise the loop (row slices would cost a view per row).
         c0, c1 = np.uint64(j0), np.uint64(j1)
@@ -81,10 +98,11 @@ def _forward_block(weights, bias, rmask, keep, x, go_backwards, hxt, buf, tc, j0
             ri, rf, rg, rc_ = units + r, 2 * units + r, 3 * units + r, h4 + r
             bo, bi, bf, bg = bias[r], bias[ri], bias[rf], bias[rg]
             for j in range(c0, c1):
-                o = sigmoid_of_negated32(buf[s, r, j] + bo)
-                i = sigmoid_of_negated32(buf[s, ri, j] + bi)
-                f = sigmoid_of_negated32(buf[s, rf, j] + bf)
-                g = _TWO * sigmoid_of_negated32(buf[s, rg, j] + bg) - _ONE
+                k = j - c0
+                o = sigmoid_of_negated32(z[r, slot, k] + bo)
+                i = sigmoid_of_negated32(z[ri, slot, k] + bi)
+                f = sigmoid_of_negated32(z[rf, slot, k] + bf)
+                g = _TWO * sigmoid_of_negated32(z[rg, slot, k] + bg) - _ONE
                 buf[s, r, j], buf[s, ri, j], buf[s, rf, j], buf[s, rg, j] = o, i, f, g
                 c = f * buf[s, rc_, j] + i * g
                 buf[s + 1, rc_, j] = c
@@ -113,10 +131,6 @@ def _forward(weights, bias, rmask, keep, x, go_backwards, hxt, buf, tc):
         j0 = block * BLOCK
         _forward_block(weights, bias, rmask, keep, x, go_backwards, hxt, buf, tc,
                        j0, min(j0 + BLOCK, batch))
-
-
-# Steps per kernel-gradient product in the backward loop (see `_kernel_gradient_chunk`).
-_CHUNK = 8
 
 
 @inline
