@@ -4,21 +4,26 @@ The numpy kernel (`numpy_backend/recurrent_lstm.py`) makes about eight numpy
 calls per forward step and five per backward step, each on a small
 `(units, batch)` block, so its time loop runs on one thread (only its large
 products run on a helper thread meanwhile). Here each thread runs all steps
-of its batch block (`_recurrent_blocks`) in compiled code: per step one
-`sgemm` for the pre-activations and one fused pass for the gates, with the
-vectorising `exp32` of `_vector_math`. Both kernels do the same products, which
-are most of the work; this one spreads all of it over the cores.
+of its batch block (`_recurrent_blocks`) in compiled code, and every product
+of the op, the gradient products included, is an OpenBLAS `sgemm` on one
+block's columns, called from that block's thread: nothing is left for after
+the loop, so all of it spreads over the cores.
+
+Work goes by chunks of `_CHUNK` steps, small enough that a chunk's operands
+stay in cache. Forward, per chunk: the inputs' share of the pre-activations
+is one product for the chunk; then, per step, the state product is added and
+one fused pass computes the gates with the vectorising `exp32` of
+`_vector_math`. Backward, per step: the gate gradients, then `dh` and the
+step's input gradient (one product each); per chunk: the chunk's share of
+the kernel gradients, one product. The kernel and bias sums are per block,
+added in block order afterwards.
 
 The layout and the residual are the numpy kernel's (gate order o, i, f, g;
 `buf` of gates and cell states, `tc = tanh(c)`), except that the step
 operands `[h_{s-1}; x_s; 1]` live in one `(H + D + 1, T + 1, B)` array,
 `hxt`, and the residual holds its `(T + 1, H + D + 1, B)` transposed view, as
-numpy's has. One product then gives each step's pre-activations,
-`[recurrent_kernel.T | kernel.T] @ hxt[:H + D, s]` (the gate pass adds the
-bias), and after the backward loop the kernel gradients of all steps are one
-product with `hxt[:H + D]` seen as a `(H + D, T * B)` matrix. The numpy VJP
-works on this residual too; the compiled VJP takes only residuals in this
-layout.
+numpy's has. The numpy VJP works on this residual too; the compiled VJP
+takes only residuals in this layout.
 
 Covered: float32 with the default activations (tanh, sigmoid), with or
 without masks and recurrent dropout, both directions, either output. Other
