@@ -130,6 +130,8 @@ def _forward(weights, bias, rmask, keep, x, go_backwards, hxt, buf, tc):
     dimension costs OpenBLAS up to twice the time), the gate pass adds the bias.
     `rmask` `(H, B)` multiplies `h_{s-1}` in the product (recurrent dropout);
     `keep` `(T, B)` holds the mask (0 keeps the states). Either is empty when absent.
+    The inputs `x` `(B, T, D)` (taken in reverse with `go_backwards`) are copied
+    into their rows of `hxt` by the blocks' threads.
     """
     batch = hxt.shape[2]
     for block in prange(blocks(batch)):
