@@ -4,21 +4,26 @@ The numpy kernel (`numpy_backend/recurrent_lstm.py`) makes about eight numpy
 calls per forward step and five per backward step, each on a small
 `(units, batch)` block, so its time loop runs on one thread (only its large
 products run on a helper thread meanwhile). Here each thread runs all steps
-of its batch block (`_recurrent_blocks`) in compiled code: per step one
-`sgemm` for the pre-activations and one fused pass for the gates, with the
-vectorising `exp32` of `_vector_math`. Both kernels do the same products, which
-are most of the work; this one spreads all of it over the cores.
+of its batch block (`_recurrent_blocks`) in compiled code, and every product
+of the op, the gradient products included, is an OpenBLAS `sgemm` on one
+block's columns, called from that block's thread: nothing is left for after
+the loop, so all of it spreads over the cores.
+
+Work goes by chunks of `_CHUNK` steps, small enough that a chunk's operands
+stay in cache. Forward, per chunk: the inputs' share of the pre-activations
+is one product for the chunk; then, per step, the state product is added and
+one fused pass computes the gates with the vectorising `exp32` of
+`_vector_math`. Backward, per step: the gate gradients, then `dh` and the
+step's input gradient (one product each); per chunk: the chunk's share of
+the kernel gradients, one product. The kernel and bias sums are per block,
+added in block order afterwards.
 
 The layout and the residual are the numpy kernel's (gate order o, i, f, g;
 `buf` of gates and cell states, `tc = tanh(c)`), except that the step
 operands `[h_{s-1}; x_s; 1]` live in one `(H + D + 1, T + 1, B)` array,
 `hxt`, and the residual holds its `(T + 1, H + D + 1, B)` transposed view, as
-numpy's has. One product then gives each step's pre-activations,
-`[recurrent_kernel.T | kernel.T] @ hxt[:H + D, s]` (the gate pass adds the
-bias), and after the backward loop the kernel gradients of all steps are one
-product with `hxt[:H + D]` seen as a `(H + D, T * B)` matrix. The numpy VJP
-works on this residual too; the compiled VJP takes only residuals in this
-layout.
+numpy's has. The numpy VJP works on this residual too; the compiled VJP
+takes only residuals in this layout.
 
 Covered: float32 with the default activations (tanh, sigmoid), with or
 without masks and recurrent dropout, both directions, either output. Other
@@ -32,39 +37,65 @@ from ..numpy_backend import recurrent_common as rc
 from ..numpy_backend.blas_threads import single_threaded_blas
 from ..numpy_backend.recurrent_lstm import _INVERSE, _internal_weights
 from . import _cblas
-from ._cblas import NO_TRANS, ROW_MAJOR, sgemm
+from ._cblas import NO_TRANS, ROW_MAJOR, TRANS, sgemm
 from ._jit import inline, jit, prange
-from ._recurrent_blocks import BLOCK, blocks, product_in_parts
+from ._recurrent_blocks import BLOCK, blocks
 from ._registry import override, override_vjp
 from ._vector_math import sigmoid_of_negated32, tanh32
 
 _FLOAT = 4
 _ONE, _TWO = np.float32(1.0), np.float32(2.0)
 
+# Steps per chunk: the forward computes a chunk's input projections in one
+# product, the backward its kernel-gradient sums (`_kernel_gradient_chunk`).
+_CHUNK = 8
 
-@inline
-def _forward_block(weights, bias, rmask, keep, hxt, buf, tc, j0, j1):
+
+@jit(fastmath={"contract"})
+def _forward_block(weights, bias, rmask, keep, x, go_backwards, hxt, buf, tc, j0, j1):
     """All steps of the batch columns `[j0, j1)` (see `_forward`).
 
     A function of its own rather than the body of the parallel loop: compiled
-    outside numba's parallel lowering it took about 5% less time.
+    outside numba's parallel lowering it took about 5% less time. Compiled with
+    fused multiply-adds (`contract`, as `_vector_math` recommends): 2% less.
     """
     rows, steps_1, batch = weights.shape[1], hxt.shape[1], hxt.shape[2]
     units = tc.shape[1]
     h4 = 4 * units
+    inputs = rows - units
     width = j1 - j0
+    steps = steps_1 - 1
+    # the pre-activations of the block's current chunk of steps, `(4H, _CHUNK, width)`,
+    # step s in slot `s % _CHUNK`, and the chunk's inputs `(D, _CHUNK, width)`
+    z = np.empty((h4, _CHUNK, width), np.float32)
+    xs = np.empty((inputs, _CHUNK, width), np.float32)
     # with recurrent dropout the product's operand is a copy with masked states
-    operand = np.empty((rows, width if rmask.shape[0] else 0), np.float32)
-    for s in range(steps_1 - 1):
+    operand = np.empty((units, width if rmask.shape[0] else 0), np.float32)
+    for s in range(steps):
+        slot = s % _CHUNK
+        if slot == 0:
+            # the chunk's inputs, transposed (width, D) -> (D, width) per step, into
+            # `xs` and their rows of the operands; then their share of the
+            # pre-activations, one product for the chunk
+            s1 = min(s + _CHUNK, steps)
+            for q in range(s, s1):
+                t_in = steps - 1 - q if go_backwards else q
+                for k in range(width):
+                    for d in range(inputs):
+                        v = x[j0 + k, t_in, d]
+                        xs[d, q - s, k] = v
+                        hxt[units + d, q, j0 + k] = v
+            sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h4, (s1 - s) * width, inputs, 1.0,
+                  weights.ctypes.data + units * _FLOAT, rows, xs.ctypes.data, _CHUNK * width,
+                  0.0, z.ctypes.data, _CHUNK * width)
         if rmask.shape[0]:
-            operand[:units] = hxt[:units, s, j0:j1] * rmask[:, j0:j1]
-            operand[units:] = hxt[units:rows, s, j0:j1]
+            operand[:] = hxt[:units, s, j0:j1] * rmask[:, j0:j1]
             b_data, ldb = operand.ctypes.data, width
         else:
             b_data, ldb = hxt.ctypes.data + (s * batch + j0) * _FLOAT, steps_1 * batch
-        sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h4, width, rows, 1.0, weights.ctypes.data,
-              rows, b_data, ldb, 0.0,
-              buf.ctypes.data + (s * 5 * units * batch + j0) * _FLOAT, batch)
+        # z_s += state kernel @ h_{s-1}
+        sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, h4, width, units, 1.0, weights.ctypes.data,
+              rows, b_data, ldb, 1.0, z.ctypes.data + slot * width * _FLOAT, _CHUNK * width)
         # Unsigned column indices need no check for negative values, which
         # lets LLVM vectorise the loop (row slices would cost a view per row).
         c0, c1 = np.uint64(j0), np.uint64(j1)
@@ -72,10 +103,11 @@ def _forward_block(weights, bias, rmask, keep, hxt, buf, tc, j0, j1):
             ri, rf, rg, rc_ = units + r, 2 * units + r, 3 * units + r, h4 + r
             bo, bi, bf, bg = bias[r], bias[ri], bias[rf], bias[rg]
             for j in range(c0, c1):
-                o = sigmoid_of_negated32(buf[s, r, j] + bo)
-                i = sigmoid_of_negated32(buf[s, ri, j] + bi)
-                f = sigmoid_of_negated32(buf[s, rf, j] + bf)
-                g = _TWO * sigmoid_of_negated32(buf[s, rg, j] + bg) - _ONE
+                k = j - c0
+                o = sigmoid_of_negated32(z[r, slot, k] + bo)
+                i = sigmoid_of_negated32(z[ri, slot, k] + bi)
+                f = sigmoid_of_negated32(z[rf, slot, k] + bf)
+                g = _TWO * sigmoid_of_negated32(z[rg, slot, k] + bg) - _ONE
                 buf[s, r, j], buf[s, ri, j], buf[s, rf, j], buf[s, rg, j] = o, i, f, g
                 c = f * buf[s, rc_, j] + i * g
                 buf[s + 1, rc_, j] = c
@@ -90,7 +122,7 @@ def _forward_block(weights, bias, rmask, keep, hxt, buf, tc, j0, j1):
 
 
 @jit(parallel=True)
-def _forward(weights, bias, rmask, keep, hxt, buf, tc):
+def _forward(weights, bias, rmask, keep, x, go_backwards, hxt, buf, tc):
     """Runs all steps.
 
     `weights` `(4H, H + D)` and `bias` `(4H,)` have the `exp` factors -1/-2
@@ -98,33 +130,75 @@ def _forward(weights, bias, rmask, keep, hxt, buf, tc):
     dimension costs OpenBLAS up to twice the time), the gate pass adds the bias.
     `rmask` `(H, B)` multiplies `h_{s-1}` in the product (recurrent dropout);
     `keep` `(T, B)` holds the mask (0 keeps the states). Either is empty when absent.
+    The inputs `x` `(B, T, D)` (taken in reverse with `go_backwards`) are copied
+    into their rows of `hxt` by the blocks' threads.
     """
     batch = hxt.shape[2]
     for block in prange(blocks(batch)):
         j0 = block * BLOCK
-        _forward_block(weights, bias, rmask, keep, hxt, buf, tc, j0, min(j0 + BLOCK, batch))
+        _forward_block(weights, bias, rmask, keep, x, go_backwards, hxt, buf, tc,
+                       j0, min(j0 + BLOCK, batch))
 
 
 @inline
-def _backward_block(u, buf, tc, g_steps, rmask, keep, dh_in, dc_in, dz, dh_out, dc_out, j0, j1):
-    """All steps of the batch columns `[j0, j1)`, in reverse (see `_backward`; a function
-    of its own for the reason given at `_forward_block`)."""
-    steps, units, batch = tc.shape
+def _kernel_gradient_chunk(dz, hxt, hx, rmask, sums, s0, s1, j0, accumulate):
+    """Adds steps `[s0, s1)` of the block starting at column `j0` to its kernel-gradient
+    sums `(4H, H + D)`; `accumulate` False overwrites them (the first chunk).
+
+    `dz` `(4H, _CHUNK, width)` holds the chunk's gate gradients, a matrix
+    `(4H, _CHUNK * width)`; `hx` `(H + D, _CHUNK * width)` receives the chunk's
+    product operands, with recurrent dropout's masked states. Chunks start at
+    multiples of `_CHUNK` whatever the thread count, so the sums are added in
+    the same order on any number of threads.
+    """
+    h4, _, width = dz.shape
+    rows = sums.shape[1]
+    units = h4 // 4
+    c0, w1 = np.uint64(j0), np.uint64(width)    # unsigned: see `_forward_block`
+    for r in range(rows):
+        for s in range(s0, s1):
+            col = np.uint64((s - s0) * width)
+            if r < units and rmask.shape[0]:
+                for k in range(w1):
+                    hx[r, col + k] = hxt[r, s, c0 + k] * rmask[r, c0 + k]
+            else:
+                for k in range(w1):
+                    hx[r, col + k] = hxt[r, s, c0 + k]
+    # sums (4H, H + D) += dz (4H, n * width) @ hx[:, :n * width]^T
+    sgemm(ROW_MAJOR, NO_TRANS, TRANS, h4, rows, (s1 - s0) * width, 1.0,
+          dz.ctypes.data, _CHUNK * width, hx.ctypes.data, _CHUNK * width,
+          _ONE if accumulate else np.float32(0.0), sums.ctypes.data, rows)
+
+
+@jit(fastmath={"contract"})
+def _backward_block(u, w, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_backwards,
+                    dx, sums, bias_sums, dh_out, dc_out, block, j0, j1):
+    """All steps of the batch columns `[j0, j1)` in reverse, with the block's shares of the
+    input, kernel and bias gradients (see `_backward`; a function of its own for the
+    reason given at `_forward_block`)."""
+    steps, units = tc.shape[0], tc.shape[1]
     h4 = 4 * units
     width = j1 - j0
+    # the gate gradients of the block's current chunk of steps, `(4H, _CHUNK, width)`,
+    # step s in slot `s % _CHUNK`: small enough to stay in cache until the chunk's
+    # kernel-gradient product has used them
+    dz = np.empty((h4, _CHUNK, width), np.float32)
+    hx = np.empty((sums.shape[2] if sums.shape[0] else 0, _CHUNK * width), np.float32)
+    product = np.empty((units, width), np.float32)
     dh = np.empty((units, width), np.float32)
     dc = np.empty((units, width), np.float32)
-    dh_next = np.empty((units, width), np.float32)
+    db = np.zeros((h4, width), np.float32)
     dh[:] = dh_in[:, j0:j1]
     dc[:] = dc_in[:, j0:j1]
+    c0, w1 = np.uint64(j0), np.uint64(width)    # unsigned: see `_forward_block`
     for s in range(steps - 1, -1, -1):
+        slot = s % _CHUNK
         if g_steps.shape[0]:
             dh += g_steps[s, :, j0:j1]
-        c0, c1 = np.uint64(j0), np.uint64(j1)    # unsigned: see `_forward`
         for r in range(units):
             ri, rf, rg, rc_ = units + r, 2 * units + r, 3 * units + r, h4 + r
-            for j in range(c0, c1):
-                k = j - c0
+            for k in range(w1):
+                j = k + c0
                 # m = 0 on a masked step: no gate gradients, dc passes through
                 m = keep[s, j] if keep.shape[0] else _ONE
                 o, i, f, g = buf[s, r, j], buf[s, ri, j], buf[s, rf, j], buf[s, rg, j]
@@ -132,41 +206,67 @@ def _backward_block(u, buf, tc, g_steps, rmask, keep, dh_in, dc_in, dz, dh_out, 
                 dh_k = dh[r, k] * m
                 dcs = dc[r, k] + dh_k * o * (_ONE - t * t)
                 dcm = dcs * m
-                dz[r, s, j] = dh_k * t * o * (_ONE - o)
-                dz[ri, s, j] = dcm * g * i * (_ONE - i)
-                dz[rf, s, j] = dcm * buf[s, rc_, j] * f * (_ONE - f)
-                dz[rg, s, j] = dcm * i * (_ONE - g * g)
+                dzo = dh_k * t * o * (_ONE - o)
+                dzi = dcm * g * i * (_ONE - i)
+                dzf = dcm * buf[s, rc_, j] * f * (_ONE - f)
+                dzg = dcm * i * (_ONE - g * g)
+                dz[r, slot, k], dz[ri, slot, k], dz[rf, slot, k], dz[rg, slot, k] = (
+                    dzo, dzi, dzf, dzg)
+                db[r, k] += dzo
+                db[ri, k] += dzi
+                db[rf, k] += dzf
+                db[rg, k] += dzg
                 dc[r, k] = dcs * (m * f + (_ONE - m))
+        # dh_{s-1} (H, width) = u @ dz_s
         sgemm(ROW_MAJOR, NO_TRANS, NO_TRANS, units, width, h4, 1.0, u.ctypes.data, h4,
-              dz.ctypes.data + (s * batch + j0) * _FLOAT, steps * batch, 0.0,
-              dh_next.ctypes.data, width)
-        if rmask.shape[0]:
-            dh_next *= rmask[:, j0:j1]
-        if keep.shape[0]:    # a masked step passes dh through
-            kept = keep[s, j0:j1]
-            for r in range(units):
-                for k in range(width):
-                    if kept[k] == 0:
-                        dh_next[r, k] = dh[r, k]
-        dh, dh_next = dh_next, dh
+              dz.ctypes.data + slot * width * _FLOAT, _CHUNK * width, 0.0,
+              product.ctypes.data, width)
+        if dx.shape[0]:
+            # the step's input gradient, straight into its rows of dx (B, T, D):
+            # dx[j0:j1, t] (width, D) = dz_s^T @ w^T
+            t_in = steps - 1 - s if go_backwards else s
+            inputs = dx.shape[2]
+            sgemm(ROW_MAJOR, TRANS, TRANS, width, inputs, h4, 1.0,
+                  dz.ctypes.data + slot * width * _FLOAT, _CHUNK * width, w.ctypes.data, h4, 0.0,
+                  dx.ctypes.data + (j0 * steps + t_in) * inputs * _FLOAT, steps * inputs)
+        for r in range(units):
+            for k in range(w1):
+                d_prev = product[r, k]
+                if rmask.shape[0]:
+                    d_prev *= rmask[r, k + c0]
+                if keep.shape[0] and keep[s, k + c0] == 0:   # a masked step passes dh through
+                    d_prev = dh[r, k]
+                dh[r, k] = d_prev
+        if sums.shape[0] and slot == 0:
+            _kernel_gradient_chunk(dz, hxt, hx, rmask, sums[block], s,
+                                   min(s + _CHUNK, steps), j0, s + _CHUNK < steps)
     dh_out[:, j0:j1] = dh
     dc_out[:, j0:j1] = dc
+    for r in range(h4):
+        bias_sums[block, r] = db[r].sum()
 
 
 @jit(parallel=True)
-def _backward(u, buf, tc, g_steps, rmask, keep, dh_in, dc_in, dz, dh_out, dc_out):
-    """Runs all steps in reverse, writing the gate gradients of step `s` to `dz[:, s]`.
+def _backward(u, w, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_backwards,
+              dx, sums, bias_sums, dh_out, dc_out):
+    """Runs all steps in reverse and gives each block's share of every gradient.
 
-    `u` `(H, 4H)` is the internal-order recurrent kernel; `g_steps` the output
-    gradients per step `(T, H, B)` (or `(0, H, B)` when only the last output
-    has one, already in `dh_in`); `rmask` and `keep` as for `_forward`. A
-    masked step has zero gate gradients and passes `dh` and `dc` through.
+    `u` `(H, 4H)` and `w` `(D, 4H)` are the internal-order kernels; each step
+    writes its input gradient to `dx` `(B, T, D)` (empty when not wanted). `g_steps`
+    are the output gradients per step `(T, H, B)` (or `(0, H, B)` when only the
+    last output has one, already in `dh_in`); `rmask` and `keep` as for
+    `_forward`. A masked step has zero gate gradients and passes `dh` and `dc`
+    through. Block `b` writes its kernel-gradient sums to `sums[b]` `(4H, H + D)`
+    (`sums` is empty when they are not wanted) and its bias sums to
+    `bias_sums[b]`. Adding the blocks' sums in block order then gives results
+    independent of the thread count.
     """
     batch = tc.shape[2]
     for block in prange(blocks(batch)):
         j0 = block * BLOCK
-        _backward_block(u, buf, tc, g_steps, rmask, keep, dh_in, dc_in, dz, dh_out, dc_out,
-                        j0, min(j0 + BLOCK, batch))
+        _backward_block(u, w, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_backwards,
+                        dx, sums, bias_sums, dh_out, dc_out,
+                        block, j0, min(j0 + BLOCK, batch))
 
 
 def _covered(x, kernel, recurrent_kernel, bias, activation, recurrent_activation):
@@ -201,8 +301,6 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
     step_kernel = np.concatenate([state_kernel, input_kernel[:, :-1]], axis=1)
     hxt = np.empty((units + inputs + 1, steps + 1, batch), np.float32)
     hxt[:units, 0] = h0.T
-    xs = x.transpose(2, 1, 0)
-    hxt[units:-1, :steps] = xs[:, ::-1] if go_backwards else xs
     hxt[-1] = 1
     buf = np.empty((steps + 1, 5 * units, batch), np.float32)
     buf[0, 4 * units:] = c0.T
@@ -211,7 +309,7 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
     with single_threaded_blas():
         _forward(step_kernel, np.ascontiguousarray(input_kernel[:, -1]),
                  _columns(recurrent_mask, batch, transpose=True), _columns(masks, batch),
-                 hxt, buf, tc)
+                 np.ascontiguousarray(x), go_backwards, hxt, buf, tc)
     hx = hxt.transpose(1, 0, 2)
     weights = None if masks is None else rc.output_weights(masks, zero_output_for_mask)
     out = rc.sequence_output(hx[:, :units], weights, return_sequences)
@@ -229,6 +327,7 @@ def _lstm_sequence_vjp(node, grads):
     attrs = node.attrs
     steps, units, batch = tc.shape
     inputs = w.shape[0]
+    rows = units + inputs
     g_steps, g_last = rc.output_gradient(g_out, weights, attrs.get("return_sequences", True),
                                          steps)
     dh = np.ascontiguousarray(g_h.T)
@@ -237,35 +336,23 @@ def _lstm_sequence_vjp(node, grads):
     if g_steps is None:
         g_steps = np.empty((0, units, batch), np.float32)
     dc = np.ascontiguousarray(g_c.T)
-    dz = np.empty((4 * units, steps, batch), np.float32)
     dh0, dc0 = np.empty_like(dh), np.empty_like(dc)
-    dz_matrix = dz.reshape(4 * units, -1)
-    dx = dkernel = drec = dbias = None
-    rmask = _columns(recurrent_mask, batch, transpose=True)
+    want_dx, want_kernels = rc.needs(node, 0), rc.needs(node, 3, 4, 5)
+    dx = np.empty((batch, steps, inputs) if want_dx else (0, 0, 0), np.float32)
+    parts = blocks(batch)
+    sums = np.empty((parts if want_kernels else 0, 4 * units, rows), np.float32)
+    bias_sums = np.empty((parts, 4 * units), np.float32)
     with single_threaded_blas():
-        _backward(np.ascontiguousarray(u), buf, tc, g_steps, rmask, _columns(masks, batch),
-                  dh, dc, dz, dh0, dc0)
-        if rc.needs(node, 0):
-            dx = np.empty((steps, batch, inputs), np.float32)
-            # dx (T * B, D) = dz^T (T * B, 4H) @ w^T (4H, D)
-            product_in_parts(True, dz_matrix, steps * batch, True, np.ascontiguousarray(w),
-                             4 * units, dx.reshape(-1, inputs), steps * batch, inputs, 4 * units)
-            dx = (dx[::-1] if attrs.get("go_backwards", False) else dx).transpose(1, 0, 2)
-        if rc.needs(node, 3, 4, 5):
-            rows = units + inputs
-            operand, ld = hxt[:rows], (steps + 1) * batch
-            if rmask.shape[0]:    # the product's operand had the masked states
-                operand, ld = hxt[:rows, :steps].copy(), steps * batch
-                operand[:units] *= rmask[:, None, :]
-            sums = np.empty((4 * units, rows), np.float32)
-            # sums (4H, H + D) = dz (4H, T * B) @ hxt[:H + D, :T]^T (without the row of ones)
-            product_in_parts(False, dz_matrix, steps * batch, True, operand.reshape(rows, -1),
-                             ld, sums, 4 * units, rows, steps * batch)
-            sums = sums.T              # rows: recurrent kernel, kernel
-            drec = rc.permute_blocks(sums[:units], _INVERSE)
-            dkernel = rc.permute_blocks(sums[units:], _INVERSE)
-            if rc.needs(node, 5):
-                dbias = rc.permute_blocks(dz_matrix.sum(axis=1), _INVERSE)
-    result = (dx, dh0.T if rc.needs(node, 1) else None, dc0.T if rc.needs(node, 2) else None,
-              dkernel, drec, dbias, None, None)
+        _backward(np.ascontiguousarray(u), np.ascontiguousarray(w), buf, tc, hxt, g_steps,
+                  _columns(recurrent_mask, batch, transpose=True), _columns(masks, batch),
+                  dh, dc, attrs.get("go_backwards", False), dx, sums, bias_sums, dh0, dc0)
+    dkernel = drec = dbias = None
+    if want_kernels:
+        sums = sums.sum(axis=0).T      # rows: recurrent kernel, kernel
+        drec = rc.permute_blocks(sums[:units], _INVERSE)
+        dkernel = rc.permute_blocks(sums[units:], _INVERSE)
+        if rc.needs(node, 5):
+            dbias = rc.permute_blocks(bias_sums.sum(axis=0), _INVERSE)
+    result = (dx if want_dx else None, dh0.T if rc.needs(node, 1) else None,
+              dc0.T if rc.needs(node, 2) else None, dkernel, drec, dbias, None, None)
     return result[:len(node.input_refs)]

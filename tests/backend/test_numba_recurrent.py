@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(not installed("numba"),
 
 if installed("numba"):
     from hikeras.backend import numba_backend, numpy_backend
-    from hikeras.backend.numba_backend import _cblas
+    from hikeras.backend.numba_backend import _cblas, _jit
     from hikeras.backend.numba_backend._jit import jit
     from hikeras.backend.numba_backend._vector_math import (
         sigmoid_of_negated32,
@@ -76,7 +76,10 @@ def _forward_backward(ops, args, attrs, rng_grads):
     op = ops["lstm_sequence"]
     outputs, residual = op.forward(*args, **attrs)
     grads = [g.astype(outputs[0].dtype) for g in rng_grads(outputs)]
-    return outputs, op.vjp(_Node(residual, attrs), grads), residual
+    result = outputs, op.vjp(_Node(residual, attrs), grads), residual
+    # a kernel numba could not compile would have been replaced by numpy's silently
+    assert not any(name.startswith("lstm_sequence") for name, _ in _jit._failed)
+    return result
 
 
 def _grads_for(rng):
@@ -113,7 +116,7 @@ def _masks(rng, batch, steps, units, change):
 @pytest.mark.parametrize("attrs", CASES)
 @pytest.mark.parametrize("change", ["", "mask", "dropout", "mask+dropout", "no bias"])
 def test_compiled_lstm_matches_the_numpy_kernel(rng, batch, attrs, change):
-    steps, units = 7, 6
+    steps, units = 11, 6    # two chunks of steps (`_CHUNK` 8), the second partial
     args = _lstm_inputs(rng, batch, steps, units=units, bias=change != "no bias")
     args += _masks(rng, batch, steps, units, change)
     if "mask" in change:
@@ -127,12 +130,19 @@ def test_compiled_lstm_matches_the_numpy_kernel(rng, batch, attrs, change):
             assert a is None
             continue
         assert a.dtype == b.dtype == np.float32 and a.shape == b.shape
-        np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-6)
+        _assert_float32_close(a, b)
     # the numpy VJP reads the compiled kernel's residual as its own
     numpy_grads = numpy_backend.ops["lstm_sequence"].vjp(_Node(residual, attrs), grads(None))
     for a, b in zip(numpy_grads, want_grads):
         if b is not None:
-            np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-6)
+            _assert_float32_close(a, b)
+
+
+def _assert_float32_close(a, b):
+    """Equal to float32 rounding. The kernels sum the weight and bias gradients over
+    `T * B` terms in different orders: where terms cancel, an element's rounding error
+    is relative to the array's scale (a few 1e-6 of its largest element), not its own."""
+    np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-6 * max(1.0, float(np.abs(b).max())))
 
 
 def test_compiled_lstm_float32_gradients_match_float64_ones(rng):
@@ -179,7 +189,7 @@ def test_uncovered_inputs_run_the_numpy_kernel(rng, change):
 def test_compiled_lstm_does_not_depend_on_the_thread_count(rng):
     from hikeras import config
 
-    args = _lstm_inputs(rng, 70, steps=6) + list(_masks(rng, 70, 6, 6, "mask+dropout"))
+    args = _lstm_inputs(rng, 70, steps=11) + list(_masks(rng, 70, 11, 6, "mask+dropout"))
     grads = _grads_for(rng)
     runs = []
     try:
