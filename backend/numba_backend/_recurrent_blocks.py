@@ -1,4 +1,4 @@
-"""What the compiled recurrent ops share: batch blocks and large products split in parts.
+"""What the compiled recurrent ops share: batch blocks, their inputs, large products in parts.
 
 The rows of a batch are independent through a recurrent layer, so a compiled
 op cuts the batch into blocks of `BLOCK` columns of its feature-major
@@ -12,6 +12,9 @@ the shapes, never on the thread count, and each output element is computed
 by exactly one call: results are the same on any number of threads.
 """
 
+import numpy as np
+
+from . import _cblas
 from ._cblas import NO_TRANS, ROW_MAJOR, TRANS, sgemm
 from ._jit import inline, jit, prange
 
@@ -23,6 +26,29 @@ BLOCK = 32
 PARTS = 4
 
 _FLOAT = 4   # bytes per float32
+
+
+def covered(x, recurrent_kernel, arrays, activations_covered):
+    """Whether a compiled recurrent op takes these inputs, else the numpy kernel runs.
+
+    It needs numpy's OpenBLAS `sgemm` (`_cblas.AVAILABLE`), activations it
+    compiles (`activations_covered`), float32 `arrays` (None for an absent
+    one), and `x` `(B, T, D)` and the state without an empty dimension.
+    """
+    return (_cblas.AVAILABLE and activations_covered
+            and all(np.asarray(a).dtype == np.float32 for a in arrays if a is not None)
+            and min(x.shape) > 0 and recurrent_kernel.shape[0] > 0)
+
+
+def columns(a, batch, transpose=False):
+    """A per-column factor array as C-contiguous float32 `(rows, B)`, or `(0, B)` for None.
+
+    `transpose` for `(B, H)` recurrent-dropout factors; else `(T, 1, B)` step masks.
+    """
+    if a is None:
+        return np.empty((0, batch), np.float32)
+    a = np.asarray(a, np.float32)
+    return np.ascontiguousarray(a.T if transpose else a[:, 0, :])
 
 
 @inline

@@ -40,7 +40,7 @@ from ..numpy_backend.recurrent_gru import _X_INVERSE, _X_ORDER
 from . import _cblas, _gru_reset_after, _gru_reset_before
 from ._cblas import NO_TRANS, ROW_MAJOR, TRANS, sgemm
 from ._jit import jit, numba, prange
-from ._recurrent_blocks import PARTS
+from ._recurrent_blocks import PARTS, columns, covered
 from ._registry import override, override_vjp
 
 _FLOAT = 4
@@ -99,24 +99,6 @@ def _kernel_sums(dz, xs, hs, rmask, rh, dkernel, drec, dbias):
             dbias[part, k] = columns[k].sum()
 
 
-def _covered(x, h0, kernel, recurrent_kernel, bias, activation, recurrent_activation):
-    arrays = [a for a in (x, h0, kernel, recurrent_kernel, bias) if a is not None]
-    return (_cblas.AVAILABLE and activation == "tanh" and recurrent_activation == "sigmoid"
-            and all(np.asarray(a).dtype == np.float32 for a in arrays)
-            and x.shape[0] > 0 and x.shape[1] > 0 and recurrent_kernel.shape[0] > 0)
-
-
-def _columns(a, batch, transpose=False):
-    """A per-column factor array as C-contiguous float32 `(rows, B)`, or `(0, B)` for None.
-
-    `transpose` for `(B, H)` recurrent-dropout factors; else `(T, 1, B)` step masks.
-    """
-    if a is None:
-        return np.empty((0, batch), np.float32)
-    a = np.asarray(a, np.float32)
-    return np.ascontiguousarray(a.T if transpose else a[:, 0, :])
-
-
 def _gate_bias(bias, units, reset_after):
     """The bias as the gate passes add it.
 
@@ -137,7 +119,8 @@ def gru_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None, recurren
                  *, reset_after=True, go_backwards=False, return_sequences=True,
                  zero_output_for_mask=False, activation="tanh", recurrent_activation="sigmoid"):
     """The numpy kernel's op, compiled (see the module docstring for what is covered)."""
-    if not _covered(x, h0, kernel, recurrent_kernel, bias, activation, recurrent_activation):
+    if not covered(x, recurrent_kernel, (x, h0, kernel, recurrent_kernel, bias),
+                   activation == "tanh" and recurrent_activation == "sigmoid"):
         return NotImplemented
     batch, steps, _ = x.shape
     units = recurrent_kernel.shape[0]
@@ -149,8 +132,8 @@ def gru_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None, recurren
     hs[0, :units] = h0.T
     hs[:, units] = 1                                  # the numpy VJP's bias operand
     masks = rc.step_masks(mask, go_backwards, np.float32)
-    keep = _columns(masks, batch)
-    rmask = _columns(recurrent_mask, batch, transpose=True)
+    keep = columns(masks, batch)
+    rmask = columns(recurrent_mask, batch, transpose=True)
     bias = _gate_bias(bias, units, reset_after)
     with single_threaded_blas():
         if reset_after:
@@ -200,7 +183,7 @@ def _gru_sequence_vjp(node, grads):
     dz = np.empty((steps, rows, batch), np.float32)
     dx = np.empty((steps, batch, inputs) if rc.needs(node, 0) else (0, 0, 0), np.float32)
     rmask = np.empty((0, batch), np.float32) if rmask is None else np.ascontiguousarray(rmask)
-    keep = _columns(masks, batch)
+    keep = columns(masks, batch)
     u, w = np.ascontiguousarray(u), np.ascontiguousarray(w)
     dkernel = drec = dbias = None
     with single_threaded_blas():

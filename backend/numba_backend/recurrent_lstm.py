@@ -36,10 +36,9 @@ import numpy as np
 from ..numpy_backend import recurrent_common as rc
 from ..numpy_backend.blas_threads import single_threaded_blas
 from ..numpy_backend.recurrent_lstm import _INVERSE, _internal_weights
-from . import _cblas
 from ._cblas import NO_TRANS, ROW_MAJOR, TRANS, sgemm
 from ._jit import inline, jit, prange
-from ._recurrent_blocks import BLOCK, blocks
+from ._recurrent_blocks import BLOCK, blocks, columns, covered
 from ._registry import override, override_vjp
 from ._vector_math import sigmoid_of_negated32, tanh32
 
@@ -269,31 +268,14 @@ def _backward(u, w, buf, tc, hxt, g_steps, rmask, keep, dh_in, dc_in, go_backwar
                         block, j0, min(j0 + BLOCK, batch))
 
 
-def _covered(x, kernel, recurrent_kernel, bias, activation, recurrent_activation):
-    arrays = [a for a in (x, kernel, recurrent_kernel, bias) if a is not None]
-    return (_cblas.AVAILABLE and activation == "tanh" and recurrent_activation == "sigmoid"
-            and all(np.asarray(a).dtype == np.float32 for a in arrays)
-            and x.shape[0] > 0 and x.shape[1] > 0 and recurrent_kernel.shape[0] > 0)
-
-
-def _columns(a, batch, transpose=False):
-    """A per-column factor array as C-contiguous float32 `(rows, B)`, or `(0, B)` for None.
-
-    `transpose` for `(B, H)` recurrent-dropout factors; else `(T, 1, B)` step masks.
-    """
-    if a is None:
-        return np.empty((0, batch), np.float32)
-    a = np.asarray(a, np.float32)
-    return np.ascontiguousarray(a.T if transpose else a[:, 0, :])
-
-
 @override("lstm_sequence")
 def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
                   recurrent_mask=None, *, go_backwards=False, return_sequences=True,
                   zero_output_for_mask=False, activation="tanh",
                   recurrent_activation="sigmoid"):
     """The numpy kernel's op, compiled (see the module docstring for what is covered)."""
-    if not _covered(x, kernel, recurrent_kernel, bias, activation, recurrent_activation):
+    if not covered(x, recurrent_kernel, (x, kernel, recurrent_kernel, bias),
+                   activation == "tanh" and recurrent_activation == "sigmoid"):
         return NotImplemented
     batch, steps, inputs = x.shape
     units = recurrent_kernel.shape[0]
@@ -308,7 +290,7 @@ def lstm_sequence(x, h0, c0, kernel, recurrent_kernel, bias=None, mask=None,
     masks = rc.step_masks(mask, go_backwards, np.float32)
     with single_threaded_blas():
         _forward(step_kernel, np.ascontiguousarray(input_kernel[:, -1]),
-                 _columns(recurrent_mask, batch, transpose=True), _columns(masks, batch),
+                 columns(recurrent_mask, batch, transpose=True), columns(masks, batch),
                  np.ascontiguousarray(x), go_backwards, hxt, buf, tc)
     hx = hxt.transpose(1, 0, 2)
     weights = None if masks is None else rc.output_weights(masks, zero_output_for_mask)
@@ -344,7 +326,7 @@ def _lstm_sequence_vjp(node, grads):
     bias_sums = np.empty((parts, 4 * units), np.float32)
     with single_threaded_blas():
         _backward(np.ascontiguousarray(u), np.ascontiguousarray(w), buf, tc, hxt, g_steps,
-                  _columns(recurrent_mask, batch, transpose=True), _columns(masks, batch),
+                  columns(recurrent_mask, batch, transpose=True), columns(masks, batch),
                   dh, dc, attrs.get("go_backwards", False), dx, sums, bias_sums, dh0, dc0)
     dkernel = drec = dbias = None
     if want_kernels:

@@ -29,13 +29,11 @@ import numpy as np
 
 from ..numpy_backend import recurrent_common as rc
 from ..numpy_backend.blas_threads import single_threaded_blas
-from . import _cblas
 from ._cblas import NO_TRANS, ROW_MAJOR, TRANS, sgemm
 from ._jit import inline, jit, prange
-from ._recurrent_blocks import BLOCK, PARTS, blocks, product_in_parts
+from ._recurrent_blocks import BLOCK, PARTS, blocks, columns, covered, product_in_parts
 from ._registry import override, override_vjp
 from ._vector_math import tanh32
-from .recurrent_lstm import _columns
 
 _FLOAT = 4
 _ZERO, _ONE = np.float32(0.0), np.float32(1.0)
@@ -220,20 +218,13 @@ def _backward(recurrent, relu, hxt, g_seq, weights, rmask, keep, dh_in, dz, dh_o
                         j0, min(j0 + BLOCK, batch))
 
 
-def _covered(x, kernel, recurrent_kernel, bias, activation):
-    arrays = [a for a in (x, kernel, recurrent_kernel, bias) if a is not None]
-    return (_cblas.AVAILABLE and activation in _ACTIVATIONS
-            and all(np.asarray(a).dtype == np.float32 for a in arrays)
-            and x.shape[0] > 0 and x.shape[1] > 0 and x.shape[2] > 0
-            and recurrent_kernel.shape[0] > 0)
-
-
 @override("simple_rnn_sequence")
 def simple_rnn_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None,
                         recurrent_mask=None, *, go_backwards=False, return_sequences=True,
                         zero_output_for_mask=False, activation="tanh"):
     """The numpy kernel's op, compiled (see the module docstring for what is covered)."""
-    if not _covered(x, kernel, recurrent_kernel, bias, activation):
+    if not covered(x, recurrent_kernel, (x, kernel, recurrent_kernel, bias),
+                   activation in _ACTIVATIONS):
         return NotImplemented
     batch, steps, inputs = x.shape
     units = recurrent_kernel.shape[0]
@@ -246,7 +237,7 @@ def simple_rnn_sequence(x, h0, kernel, recurrent_kernel, bias=None, mask=None,
         _gather_inputs(np.ascontiguousarray(x), go_backwards, hxt)
         _project(np.ascontiguousarray(kernel), hxt)
         _forward(np.ascontiguousarray(recurrent_kernel), bias, _ACTIVATIONS[activation] == 1,
-                 _columns(recurrent_mask, batch, transpose=True), _columns(masks, batch), hxt)
+                 columns(recurrent_mask, batch, transpose=True), columns(masks, batch), hxt)
     hx = hxt.transpose(1, 0, 2)
     weights = None if masks is None else rc.output_weights(masks, zero_output_for_mask)
     out = rc.sequence_output(hx[:, :units], weights, return_sequences)
@@ -283,11 +274,11 @@ def _simple_rnn_sequence_vjp(node, grads):
     dh0 = np.empty_like(dh)
     dz_matrix = dz.reshape(units, -1)
     dx = dkernel = drec = dbias = None
-    rmask = _columns(recurrent_mask, batch, transpose=True)
+    rmask = columns(recurrent_mask, batch, transpose=True)
     relu = _ACTIVATIONS[attrs.get("activation", "tanh")] == 1
     with single_threaded_blas():
         _backward(np.ascontiguousarray(recurrent_kernel), relu, hxt, g_seq,
-                  _columns(weights, batch), rmask, _columns(masks, batch), dh, dz, dh0)
+                  columns(weights, batch), rmask, columns(masks, batch), dh, dz, dh0)
         if rc.needs(node, 0):
             dx = np.empty((steps, batch, inputs), np.float32)
             # dx (T * B, D) = dz^T (T * B, H) @ kernel^T (H, D)
