@@ -14,6 +14,16 @@ import pytest
 from hikeras.backend import GradientTape, Variable, apply
 
 from tests.helpers.backends import installed
+from tests.helpers.recurrent_kernels import (
+    CASES,
+    Node,
+    assert_float32_close,
+    assert_same_on_one_and_two_threads,
+    fixed_grads,
+    forward_backward,
+    masks,
+    on_both_backends,
+)
 
 pytestmark = pytest.mark.skipif(not installed("numba"),
                                 reason='needs `pip install "hikeras[numba]"`')
@@ -33,65 +43,8 @@ def _inputs(rng, batch, steps, inputs=5, units=6, dtype=np.float32, bias=True):
             draw(units, units), draw(units) if bias else None]
 
 
-class _Node:
-    """What a VJP reads of a recorded call."""
-
-    def __init__(self, residual, attrs, differentiated=5):
-        self.residual, self.attrs = residual, attrs
-        self.input_refs = [object()] * differentiated
-
-
-def _grads_for(rng):
-    draws = {}
-
-    def make(outputs):
-        if not draws:
-            draws["g"] = [rng.standard_normal(o.shape) for o in outputs]
-        return draws["g"]
-
-    return make
-
-
-def _forward_backward(ops, args, attrs, rng_grads):
-    op = ops[OP]
-    outputs, residual = op.forward(*args, **attrs)
-    grads = [g.astype(outputs[0].dtype) for g in rng_grads(outputs)]
-    before = [g.copy() for g in grads]
-    input_grads = op.vjp(_Node(residual, attrs), grads)
-    for g, copy in zip(grads, before):      # the incoming gradients are left alone
-        np.testing.assert_array_equal(g, copy)
-    return outputs, input_grads, residual
-
-
-def _masks(rng, batch, steps, units, change):
-    """`(mask, recurrent_mask)` for a case, with every column masked somewhere."""
-    mask = recurrent_mask = None
-    if "mask" in change:
-        mask = rng.random((batch, steps)) > 0.4
-        mask[:, 0] = False      # outputs before the first unmasked step
-    if "dropout" in change:
-        recurrent_mask = (rng.random((batch, units)) > 0.3).astype(np.float32) / 0.7
-    return mask, recurrent_mask
-
-
-def _assert_close(got, want, dtype=np.float32, tol=2e-5):
-    """Equal to `tol` relative to each array's largest value: the sums of the
-    gradients add in another order than numpy's, so a small element of a large
-    gradient carries the rounding of the large ones."""
-    for a, b in zip(got, want):
-        if b is None:
-            assert a is None
-            continue
-        assert a.dtype == np.float32 and b.dtype == dtype and a.shape == b.shape
-        np.testing.assert_allclose(a, b, rtol=tol, atol=tol * max(1.0, np.abs(b).max()))
-
-
-CASES = [
-    {},
-    {"go_backwards": True},
-    {"return_sequences": False},
-    {"go_backwards": True, "return_sequences": False},
-]
+def _forward_backward(ops, args, attrs, grads):
+    return forward_backward(ops, OP, args, attrs, grads, differentiated=5)
 
 
 @pytest.mark.parametrize("batch", [1, 33, 70])   # one block, a partial block, three blocks
@@ -101,31 +54,32 @@ CASES = [
 def test_compiled_simple_rnn_matches_the_numpy_kernel(rng, batch, attrs, change):
     steps, units = 7, 6
     args = _inputs(rng, batch, steps, units=units, bias=change != "no bias")
-    args += _masks(rng, batch, steps, units, change)
+    args += masks(rng, batch, steps, units, change)
     if "mask" in change:
         attrs = dict(attrs, zero_output_for_mask=batch % 2 == 0)
     if "relu" in change:
         attrs = dict(attrs, activation="relu")
-    grads = _grads_for(rng)
+    grads = fixed_grads(rng)
     got, got_grads, residual = _forward_backward(numba_backend.ops, args, attrs, grads)
     want, want_grads, _ = _forward_backward(numpy_backend.ops, args, attrs, grads)
     assert not residual[0].flags.c_contiguous   # the compiled kernel ran (its layout)
-    _assert_close(got + got_grads, want + want_grads)
+    assert_float32_close(list(got) + list(got_grads), list(want) + list(want_grads),
+                         atol=2e-5)
     # the numpy VJP reads the compiled kernel's residual as its own
-    numpy_grads = numpy_backend.ops[OP].vjp(_Node(residual, attrs),
-                                            [g.astype(np.float32) for g in grads(None)])
-    _assert_close(numpy_grads, want_grads)
+    numpy_grads = numpy_backend.ops[OP].vjp(Node(residual, attrs, 5), grads(got))
+    assert_float32_close(numpy_grads, want_grads, atol=2e-5)
 
 
 @pytest.mark.parametrize("activation", ["tanh", "relu"])
 def test_compiled_float32_gradients_match_float64_ones(rng, activation):
     args = _inputs(rng, 40, steps=12)
     attrs = {"activation": activation}
-    grads = _grads_for(rng)
+    grads = fixed_grads(rng)
     got, got_grads, _ = _forward_backward(numba_backend.ops, args, attrs, grads)
     want, want_grads, _ = _forward_backward(
         numpy_backend.ops, [a.astype(np.float64) for a in args], attrs, grads)
-    _assert_close(got + got_grads, want + want_grads, dtype=np.float64, tol=1e-5)
+    assert_float32_close(list(got) + list(got_grads), list(want) + list(want_grads),
+                         rtol=1e-5, atol=1e-5, dtype=np.float64)
 
 
 @pytest.mark.parametrize("attrs", [{}, {"go_backwards": True, "return_sequences": False}])
@@ -134,11 +88,11 @@ def test_compiled_gradients_match_central_differences_of_the_compiled_forward(rn
     difference of the compiled forward along it. In float32 a small step
     drowns in rounding and a large one in truncation error, so the differences
     at steps 1e-2 and 5e-3 are extrapolated (Richardson: error O(step**4))."""
-    args = _inputs(rng, 35, steps=9) + list(_masks(rng, 35, 9, 6, "mask+dropout"))
+    args = _inputs(rng, 35, steps=9) + list(masks(rng, 35, 9, 6, "mask+dropout"))
     op = numba_backend.ops[OP]
     outputs, residual = op.forward(*args, **attrs)
     directions = [rng.standard_normal(o.shape) for o in outputs]
-    grads = op.vjp(_Node(residual, attrs), [d.astype(np.float32) for d in directions])
+    grads = op.vjp(Node(residual, attrs, 5), [d.astype(np.float32) for d in directions])
     def contracted(i, t, v):
         shifted = list(args)
         shifted[i] = (args[i] + t * v).astype(np.float32)
@@ -156,19 +110,15 @@ def test_compiled_gradients_match_central_differences_of_the_compiled_forward(rn
 
 def test_compiled_simple_rnn_trains_through_the_tape_like_numpy(rng):
     args = _inputs(rng, 35, steps=9)
-    results = {}
-    for name in ("numba", "numpy"):
-        from hikeras import backend
-        previous = backend.backend()
-        backend.set_backend(name)
-        try:
-            variables = [Variable(a) for a in args]
-            with GradientTape() as tape:
-                out, h = apply(OP, *variables, None, None)
-                loss = apply("add", apply("sum", apply("square", out)), apply("sum", h))
-            results[name] = [np.asarray(loss)] + tape.gradient(loss, variables)
-        finally:
-            backend.set_backend(previous)
+
+    def train():
+        variables = [Variable(a) for a in args]
+        with GradientTape() as tape:
+            out, h = apply(OP, *variables, None, None)
+            loss = apply("add", apply("sum", apply("square", out)), apply("sum", h))
+        return [np.asarray(loss)] + tape.gradient(loss, variables)
+
+    results = on_both_backends(train)
     for a, b in zip(results["numba"], results["numpy"]):
         np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-5)
 
@@ -184,27 +134,21 @@ def test_uncovered_inputs_run_the_numpy_kernel(rng, change):
         np.testing.assert_array_equal(a, b)
     # ... and the compiled VJP hands numpy's residual to the numpy VJP
     grads = [np.ones_like(o) for o in got]
-    got_grads = numba_backend.ops[OP].vjp(_Node(residual, attrs), grads)
-    want_grads = numpy_backend.ops[OP].vjp(_Node(want_residual, attrs), grads)
+    got_grads = numba_backend.ops[OP].vjp(Node(residual, attrs, 5), grads)
+    want_grads = numpy_backend.ops[OP].vjp(Node(want_residual, attrs, 5), grads)
     for a, b in zip(got_grads, want_grads):
         np.testing.assert_array_equal(a, b)
 
 
 def test_compiled_simple_rnn_does_not_depend_on_the_thread_count(rng):
-    from hikeras import config
+    args = _inputs(rng, 70, steps=6) + list(masks(rng, 70, 6, 6, "mask+dropout"))
+    grads = fixed_grads(rng)
 
-    args = _inputs(rng, 70, steps=6) + list(_masks(rng, 70, 6, 6, "mask+dropout"))
-    grads = _grads_for(rng)
-    runs = []
-    try:
-        for threads in (1, 2):
-            config.set_num_threads(threads)
-            got, got_grads, _ = _forward_backward(numba_backend.ops, args, {}, grads)
-            runs.append(list(got) + list(got_grads))
-    finally:
-        config.set_num_threads(None)
-    for a, b in zip(*runs):
-        np.testing.assert_array_equal(a, b)
+    def run():
+        got, got_grads, _ = _forward_backward(numba_backend.ops, args, {}, grads)
+        return list(got) + list(got_grads)
+
+    assert_same_on_one_and_two_threads(run)
 
 
 def test_without_openblas_sgemm_the_numpy_kernel_runs(rng, monkeypatch):
