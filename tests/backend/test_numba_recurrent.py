@@ -131,8 +131,10 @@ def test_compiled_lstm_matches_the_numpy_kernel(rng, batch, attrs, change):
             continue
         assert a.dtype == b.dtype == np.float32 and a.shape == b.shape
         _assert_float32_close(a, b)
-    # the numpy VJP reads the compiled kernel's residual as its own
-    numpy_grads = numpy_backend.ops["lstm_sequence"].vjp(_Node(residual, attrs), grads(None))
+    # the numpy VJP reads the compiled kernel's residual once completed (its fallback)
+    node = _Node(residual, attrs)
+    numba_backend.recurrent_lstm._numpy_residual(node)
+    numpy_grads = numpy_backend.ops["lstm_sequence"].vjp(node, grads(None))
     for a, b in zip(numpy_grads, want_grads):
         if b is not None:
             _assert_float32_close(a, b)
@@ -211,3 +213,32 @@ def test_without_openblas_sgemm_the_numpy_kernel_runs(rng, monkeypatch):
     assert residual[0].flags.c_contiguous
     for a, b in zip(got, want):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("go_backwards", [False, True])
+@pytest.mark.parametrize("failure", ["float64 gradients", "no compiled VJP"])
+def test_compiled_lstm_vjp_falls_back_to_numpy_on_its_residual(rng, monkeypatch, go_backwards,
+                                                               failure):
+    """The compiled forward leaves the inputs out of its residual's `hx`; the VJP's
+    fallback paths (gradients it does not cover, a VJP numba cannot compile) complete
+    it for the numpy VJP."""
+    from numba.core.errors import NumbaError
+
+    args = _lstm_inputs(rng, 33, steps=10)
+    attrs = {"go_backwards": go_backwards}
+    grads = _grads_for(rng)
+    _, want_grads, _ = _forward_backward(numpy_backend.ops, args, attrs, grads)
+    _, residual = numba_backend.ops["lstm_sequence"].forward(*args, **attrs)
+    assert not residual[0].flags.c_contiguous   # the compiled kernel ran
+    g = [a.astype(np.float32) for a in grads(None)]
+    if failure == "float64 gradients":
+        g = [a.astype(np.float64) for a in g]
+    else:
+        def cannot_compile(*_args):
+            raise NumbaError("not compiled in this test")
+
+        monkeypatch.setattr(numba_backend.recurrent_lstm, "_backward", cannot_compile)
+        monkeypatch.setattr(_jit, "_failed", set())
+    got_grads = numba_backend.ops["lstm_sequence"].vjp(_Node(residual, attrs), g)
+    for a, b in zip(got_grads, want_grads):
+        np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-6 * max(1.0, float(np.abs(b).max())))
