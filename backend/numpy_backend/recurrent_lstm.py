@@ -210,8 +210,7 @@ def _chunk_factors(buf, tc, keep, act_grad, rec_grad):
 @single_threaded_blas()
 def _lstm_sequence_vjp(node, grads):
     g_out, g_h, g_c = grads
-    # [:8]: the compiled (numba) kernel appends its inputs
-    hx, buf, tc, w, u, masks, weights, recurrent_mask = node.residual[:8]
+    hx, buf, tc, w, u, masks, weights, recurrent_mask = node.residual
     attrs = node.attrs
     _, act_grad = rc.activation(attrs.get("activation", "tanh"))
     _, rec_grad = rc.activation(attrs.get("recurrent_activation", "sigmoid"))
