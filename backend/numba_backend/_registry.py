@@ -21,18 +21,19 @@ def override(name):
     return decorator
 
 
-def override_vjp(name):
+def override_vjp(name, fallback=None):
     """Decorator: `fn(node, g)` becomes op `name`'s VJP.
 
-    The numpy VJP is the fallback: `fn` returns NotImplemented for what it
-    does not cover (a residual of the numpy kernel's, a dtype). An op whose
-    forward kernel is not overridden gets a copy of its own here, so numpy's
-    table keeps its VJP.
+    The numpy VJP is the fallback (or `fallback(node, g)` where given, for a
+    compiled forward whose residual the numpy VJP cannot read as it is): `fn`
+    returns NotImplemented for what it does not cover (a residual of the numpy
+    kernel's, a dtype). An op whose forward kernel is not overridden gets a
+    copy of its own here, so numpy's table keeps its VJP.
     """
     if ops[name] is numpy_ops[name]:
         ops.override(name)(numpy_ops[name].forward)
     op = ops[name]
-    base = numpy_ops[name].vjp
+    base = fallback or numpy_ops[name].vjp
 
     def decorator(fn):
         op.vjp = with_fallback(name + ".vjp", fn, base)

@@ -94,8 +94,10 @@ def test_compiled_lstm_matches_the_numpy_kernel(rng, batch, attrs, change):
     want, want_grads, _ = _forward_backward(numpy_backend.ops, args, attrs, grads)
     assert not residual[0].flags.c_contiguous   # the compiled kernel ran (its layout)
     assert_float32_close(list(got) + list(got_grads), list(want) + list(want_grads))
-    # the numpy VJP reads the compiled kernel's residual as its own
-    numpy_grads = numpy_backend.ops[OP].vjp(Node(residual, attrs, 6), grads(got))
+    # the numpy VJP reads the compiled kernel's residual once completed (its fallback)
+    node = Node(residual, attrs, 6)
+    numba_backend.recurrent_lstm._numpy_residual(node)
+    numpy_grads = numpy_backend.ops[OP].vjp(node, grads(got))
     assert_float32_close(numpy_grads, want_grads)
 
 
@@ -155,3 +157,38 @@ def test_without_openblas_sgemm_the_numpy_kernel_runs(rng, monkeypatch):
     assert residual[0].flags.c_contiguous
     for a, b in zip(got, want):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("go_backwards", [False, True])
+@pytest.mark.parametrize("failure", ["float64 gradients", "no compiled VJP"])
+def test_compiled_lstm_vjp_falls_back_to_numpy_on_its_residual(rng, monkeypatch, go_backwards,
+                                                               failure):
+    """The compiled forward leaves the inputs and `tanh(c)` out of its residual; the
+    numpy VJP, where it runs instead of the compiled one (gradients the compiled one
+    does not cover, a VJP numba cannot compile: at the failure and on every later
+    call), gets the residual completed."""
+    from hikeras.backend.numba_backend import _jit
+    from numba.core.errors import NumbaError
+
+    args = _lstm_inputs(rng, 33, steps=10)
+    attrs = {"go_backwards": go_backwards}
+    grads = fixed_grads(rng)
+    want, want_grads, _ = _forward_backward(numpy_backend.ops, args, attrs, grads)
+    incoming = grads(want)
+    monkeypatch.setattr(_jit, "_failed", set())
+    if failure == "float64 gradients":
+        incoming = [g.astype(np.float64) for g in incoming]
+    else:
+        def cannot_compile(*_args):
+            raise NumbaError("not compiled in this test")
+
+        monkeypatch.setattr(numba_backend.recurrent_lstm, "_backward", cannot_compile)
+    for _call in range(2):
+        _, residual = numba_backend.ops[OP].forward(*args, **attrs)
+        assert not residual[0].flags.c_contiguous   # the compiled kernel ran
+        got_grads = numba_backend.ops[OP].vjp(Node(residual, attrs, 6), incoming)
+        # (float64 gradients give float64 results in numpy's VJP)
+        assert_float32_close([g if g is None else g.astype(np.float32) for g in got_grads],
+                             want_grads)
+    recorded = {name for name, _ in _jit._failed}
+    assert recorded == ({OP + ".vjp"} if failure == "no compiled VJP" else set())
