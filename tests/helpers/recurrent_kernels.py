@@ -114,3 +114,15 @@ def on_both_backends(run):
     finally:
         backend.set_backend(previous)
     return results
+
+
+def forwards_equal(name, args, attrs=None):
+    """Runs op `name`'s numba and numpy forward kernels on `args`; asserts equal outputs
+    (where the numba table ran numpy's kernel); returns the outputs and both residuals."""
+    from hikeras.backend import numba_backend, numpy_backend
+
+    got, residual = numba_backend.ops[name].forward(*args, **(attrs or {}))
+    want, want_residual = numpy_backend.ops[name].forward(*args, **(attrs or {}))
+    for a, b in zip(got, want, strict=True):
+        np.testing.assert_array_equal(a, b)
+    return got, residual, want_residual
