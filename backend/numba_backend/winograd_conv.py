@@ -37,10 +37,12 @@ import math
 import numpy as np
 
 from ..numpy_backend import conv as numpy_conv
+from ..numpy_backend._memo import memoized
 from ..numpy_backend.batch_threads import batch_step, run_chunks
+from ..numpy_backend.blas_threads import single_threaded_blas
 from ..numpy_backend.conv_workspace import Workspace
 from ..numpy_backend.linalg import _FUSED_ACTIVATIONS
-from ..numpy_backend.threaded_matmul import matmul_shared
+from ..numpy_backend.threaded_matmul import MIN_SHARED_LATENCY_WORK, matmul_shared
 from . import depthwise_conv  # noqa: F401  (registers first: its kernels are the fallback here)
 from ._jit import with_fallback
 from ._registry import ops
@@ -127,18 +129,30 @@ class _Tiling:
         return scratch((16, self.m_rows, filters), dtype)[:, :self.tiles(images)]
 
     def multiply(self, a, b, out):
-        """`out[...] = a @ b` on single-threaded BLAS.
+        """`out[f] = a[f] @ b[f]` for the 16 frequencies, on single-threaded BLAS.
 
         The chunks of a batch run on the batch threads, which hold BLAS to one
         thread; a batch of one chunk (one-sample inference) runs on the caller's
-        thread, where `matmul_shared` keeps BLAS to one thread too and shares only
-        large products among the batch threads, as the numpy backend's
-        convolutions do (`threaded_matmul` says why).
+        thread, where large products are shared among the batch threads as the
+        numpy backend's convolutions do (`threaded_matmul.matmul_shared` says
+        why). Otherwise the 16 products are one stacked `matmul` call: numpy
+        makes the same BLAS call per frequency as 16 separate calls would, so
+        the sums are the same, without Python's overhead for each (a
+        one-sample call of the benchmark CNN's second layer spent about a
+        fifth of its time there).
         """
-        if self.one_chunk:
-            matmul_shared(a, b, out)
-        else:
+        rows, depth = a.shape[1:]
+        if self.one_chunk and rows * depth * b.shape[-1] >= MIN_SHARED_LATENCY_WORK:
+            for f in range(16):
+                matmul_shared(a[f], b[f], out[f])
+            return
+        with single_threaded_blas():
             np.matmul(a, b, out=out)
+
+
+# A model repeats the same few tilings call after call (`_frequency_rows` alone
+# took a few microseconds of a one-sample call).
+_tiling = memoized(_Tiling)
 
 
 def winograd_conv(x, u, bias, pads, out_spatial, activation):
@@ -154,15 +168,14 @@ def winograd_conv(x, u, bias, pads, out_spatial, activation):
             transform, the others run on each chunk's output after it.
     """
     filters = u.shape[-1]
-    tiling = _Tiling(x.shape, pads, out_spatial, filters, x.dtype.itemsize)
+    tiling = _tiling(x.shape, pads, tuple(out_spatial), filters, x.dtype.itemsize)
     y = np.empty((x.shape[0],) + tuple(out_spatial) + (filters,), x.dtype)
 
     def chunk(start, stop):
         with Workspace() as scratch:
             v = tiling.transformed_input(x[start:stop], scratch)
             m = tiling.products(stop - start, filters, x.dtype, scratch)
-            for f in range(16):
-                tiling.multiply(v[f], u[f], m[f])
+            tiling.multiply(v, u, m)
             yc = y[start:stop]
             output_transform(m, bias, yc, activation == "relu")
             if activation not in ("linear", "relu"):
@@ -182,7 +195,7 @@ def kernel_gradient(x, gz, geo):
     are added in batch order, so the result does not depend on the threads.
     """
     filters = gz.shape[-1]
-    tiling = _Tiling(x.shape, geo.pads, gz.shape[1:3], filters, x.dtype.itemsize)
+    tiling = _tiling(x.shape, geo.pads, gz.shape[1:3], filters, x.dtype.itemsize)
 
     def chunk(start, stop):
         with Workspace() as scratch:
@@ -190,8 +203,7 @@ def kernel_gradient(x, gz, geo):
             p = tiling.products(stop - start, filters, x.dtype, scratch)
             gradient_transform(gz[start:stop], p)
             du = np.empty((16, x.shape[-1], filters), x.dtype)
-            for f in range(16):
-                tiling.multiply(v[f].T, p[f], du[f])
+            tiling.multiply(v.transpose(0, 2, 1), p, du)
             return du
 
     parts = run_chunks(chunk, x.shape[0], tiling.step)

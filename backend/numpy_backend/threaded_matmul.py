@@ -32,6 +32,22 @@ MIN_SHARED_WORK = 1 << 22
 BLOCKS = 4
 
 
+# Sizes below which OpenBLAS computes a product on the calling thread by itself
+# (its SMP thresholds with the default GEMM_MULTITHREAD_THRESHOLD of 4): a
+# matrix product of fewer multiply-adds, a matrix-vector product (one row or
+# column) of a smaller matrix. Holding its threads to one around such a
+# product only adds the 3 microseconds of setting the count twice, more than
+# the product of a small layer's one-sample call takes.
+SERIAL_GEMM_WORK = 65536 * 4
+SERIAL_GEMV_SIZE = 2304 * 4
+
+
+def _blas_runs_serially(m, k, n):
+    if min(m, n) == 1:
+        return k * max(m, n) < SERIAL_GEMV_SIZE
+    return m * k * n < SERIAL_GEMM_WORK
+
+
 # Multiply-adds from which a product of a one-chunk kernel is shared among threads:
 # about 3 ms on one core. Below it, a product takes a millisecond or less, and
 # waiting for a second thread costs more whenever another process holds a core.
@@ -77,8 +93,11 @@ def product_2d(a, b, epilogue=None):
         return out if epilogue is None else epilogue(out)
     threads = num_threads()
     if threads <= 1 or m * k * n < MIN_SHARED_WORK or max(m, n) < BLOCKS:
-        with single_threaded_blas():
+        if _blas_runs_serially(m, k, n):
             out = np.matmul(a, b)
+        else:
+            with single_threaded_blas():
+                out = np.matmul(a, b)
         return out if epilogue is None else epilogue(out)
     out = np.empty((m, n), np.result_type(a, b))
     if m >= n or epilogue is not None:

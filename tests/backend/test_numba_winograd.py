@@ -182,3 +182,22 @@ def test_frequency_rows_avoid_4k_aliasing():
     stride = rows * 128 % 4096
     assert rows >= 576
     assert all(min(k * stride % 4096, -k * stride % 4096) >= 64 for k in range(1, 16))
+
+
+@pytest.mark.parametrize("transposed", [False, True])
+def test_stacked_products_equal_one_product_per_frequency(rng, transposed):
+    """The 16 products in one stacked call give what 16 separate BLAS calls give, bit for bit."""
+    from hikeras.backend.numpy_backend.blas_threads import single_threaded_blas
+
+    tiling = winograd_conv._tiling((1, 26, 26, 32), ((0, 0), (0, 0)), (24, 24), 64, 4)
+    # padded rows, as the workspace lays them out
+    v = rng.uniform(-1, 1, (16, tiling.v_rows, 32)).astype(np.float32)[:, :144]
+    if transposed:   # the kernel gradient's V^T @ P
+        a, b = v.transpose(0, 2, 1), rng.uniform(-1, 1, (16, 144, 64)).astype(np.float32)
+    else:
+        a, b = v, rng.uniform(-1, 1, (16, 32, 64)).astype(np.float32)
+    got = np.empty((16, a.shape[1], 64), np.float32)
+    tiling.multiply(a, b, got)
+    with single_threaded_blas():
+        want = np.stack([a[f] @ b[f] for f in range(16)])
+    np.testing.assert_array_equal(got, want)

@@ -127,3 +127,21 @@ def test_a_one_sample_convolution_uses_the_one_chunk_product(monkeypatch, rng):
     windows = np.lib.stride_tricks.sliding_window_view(x[0], (3, 3), axis=(0, 1))
     expected = np.einsum("hwcij,ijcf->hwf", windows, k)
     np.testing.assert_allclose(y[0], expected, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("sa, sb, held", [
+    ((1, 128), (128, 10), False),     # a one-sample call of a small layer: BLAS stays serial
+    ((2, 64), (64, 64), False),       # 8,192 multiply-adds
+    ((1, 128), (128, 128), True),     # a matrix-vector product OpenBLAS would thread
+    ((64, 80), (80, 64), True),       # 327,680 multiply-adds: OpenBLAS would thread
+])
+def test_small_products_skip_holding_blas_to_one_thread(shared, monkeypatch, rng, sa, sb, held):
+    monkeypatch.setenv("HIKERAS_NUM_THREADS", "1")
+    monkeypatch.setattr(threaded_matmul, "MIN_SHARED_WORK", 1 << 22)
+    holds = []
+    monkeypatch.setattr(threaded_matmul, "single_threaded_blas",
+                        lambda: holds.append(1) or single_threaded_blas())
+    a = rng.standard_normal(sa).astype("float32")
+    b = rng.standard_normal(sb).astype("float32")
+    np.testing.assert_allclose(product_2d(a, b), a @ b, rtol=1e-5, atol=1e-5)
+    assert holds == ([1] if held else [])
