@@ -21,6 +21,7 @@ import numpy as np
 
 from ..numpy_backend import conv as numpy_conv
 from ..numpy_backend._memo import memoized
+from ._fused_gradient import pre_activation_gradients
 from ._jit import jit, prange
 from ._registry import override, override_vjp
 
@@ -239,8 +240,7 @@ def _conv_vjp(node, g):
                  attrs.get("padding", "valid"), attrs.get("dilation_rate", 1))
     if plan is None or g.dtype != x.dtype:
         return NotImplemented
-    derivative = numpy_conv._FUSED_ACTIVATIONS[node.attrs.get("activation", "linear")][1]
-    gz = np.ascontiguousarray(derivative(node.outputs[0], g), dtype=x.dtype)
+    gz, bias_gradient = pre_activation_gradients(node, g, x.dtype)
     arrays = plan[2]
     dx = dk = None
     if node.input_refs[0] is not None:
@@ -249,7 +249,4 @@ def _conv_vjp(node, g):
     if node.input_refs[1] is not None:
         dk = np.empty_like(kernel)
         _kernel_gradient(np.ascontiguousarray(x), gz, dk, *arrays)
-    grads = (dx, dk)
-    if len(node.input_refs) == 3:
-        grads += (gz.reshape(-1, gz.shape[-1]).sum(axis=0),)
-    return grads
+    return (dx, dk) if bias_gradient is None else (dx, dk, bias_gradient)

@@ -44,6 +44,7 @@ from ..numpy_backend.conv_workspace import Workspace
 from ..numpy_backend.linalg import _FUSED_ACTIVATIONS
 from ..numpy_backend.threaded_matmul import MIN_SHARED_LATENCY_WORK, matmul_shared
 from . import depthwise_conv  # noqa: F401  (registers first: its kernels are the fallback here)
+from ._fused_gradient import pre_activation_gradients
 from ._jit import with_fallback
 from ._registry import ops
 from .winograd_transforms import (
@@ -269,18 +270,14 @@ def conv_vjp(node, g):
     geo = _geometry(x, kernel, node.attrs)
     if geo is None or g.dtype != x.dtype:
         return NotImplemented
-    derivative = _FUSED_ACTIVATIONS[node.attrs.get("activation", "linear")][1]
-    gz = np.ascontiguousarray(derivative(node.outputs[0], g), dtype=x.dtype)
+    gz, bias_gradient = pre_activation_gradients(node, g, x.dtype)
     dx = dk = None
     # The input gradient of a first layer (fed with data) is never needed.
     if node.input_refs[0] is not None:
         dx = input_gradient(gz, kernel, geo, x.shape)
     if node.input_refs[1] is not None:
         dk = kernel_gradient(x, gz, geo)
-    grads = (dx, dk)
-    if len(node.input_refs) == 3:
-        grads += (gz.reshape(-1, gz.shape[-1]).sum(axis=0),)
-    return grads
+    return (dx, dk) if bias_gradient is None else (dx, dk, bias_gradient)
 
 
 # Chained onto the depthwise kernels rather than numpy's (`_registry.override` would
