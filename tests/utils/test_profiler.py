@@ -1,3 +1,4 @@
+import contextlib
 import gzip
 import json
 
@@ -6,8 +7,8 @@ import pytest
 
 import hikeras
 from hikeras import layers
-from hikeras.backend import dispatch
-from hikeras.utils import Profiler, profile
+from hikeras.backend import dispatch, heap
+from hikeras.utils import Profiler, profile, profiler
 
 
 def _model():
@@ -104,3 +105,29 @@ def test_bad_arguments():
             profiler.start()
     finally:
         profiler.stop()
+
+
+def test_profiled_steps_keep_freed_memory_as_fit_does(monkeypatch):
+    """Like `fit`, `profile` runs its steps with the heap retained, so that page faults of
+    fresh activations do not show up as kernel time."""
+    steps_inside = []
+    model = _model()
+    train_step = model.train_step
+
+    def counting_step(data):
+        steps_inside.append(heap._depth > 0)
+        return train_step(data)
+
+    monkeypatch.setattr(model, "train_step", counting_step)
+    entered = []
+
+    @contextlib.contextmanager
+    def recording():
+        entered.append(True)
+        with heap.retained_heap():
+            yield
+
+    monkeypatch.setattr(profiler, "retained_heap", recording)
+    profile(model, *_data(), batch_size=8, steps=2, warmup=1)
+    assert entered == [True]
+    assert steps_inside == [True, True, True] or heap._LIBC is None
