@@ -72,8 +72,8 @@ def activation_and_bias_gradients(activation, out, g, dtype):
 
 
 def pre_activation_gradients(node, g, dtype):
-    """`(gz, bias gradient)` for the VJP of a fused op's `node` (conv, dense) with
-    inputs `(x, kernel[, bias])`: the bias gradient is None without a bias input.
+    """`(gz, bias gradient)` for the VJP of a convolution's `node` with inputs
+    `(x, kernel[, bias])`: the bias gradient is None without a bias input.
 
     Compiled where `activation_and_bias_gradients` covers it, else numpy's formulas.
     """
